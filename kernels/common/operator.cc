@@ -1,0 +1,185 @@
+#include "common/operator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "common/registry.h"
+
+namespace aclnn_check {
+namespace {
+
+[[noreturn]] void BadDescription(const std::string& folder, const std::string& what) {
+  throw std::logic_error("kernels/" + folder + "/operator.json: " + what);
+}
+
+}  // namespace
+
+void ReferenceOutput::Resize(size_t n) {
+  computed = true;
+  value.assign(n, 0.0);
+  mag.assign(n, 0.0);
+  alt.assign(n, 0.0);
+  rule.assign(n, kNoRule);
+}
+
+Operator::Operator(const OperatorDef& def, std::string folder)
+    : def_(&def), folder_(std::move(folder)) {
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(def.description_json);
+    name_ = json.at("name").get<std::string>();
+    id_ = json.at("id").get<std::string>();
+    summary_ = json.value("summary", "");
+    support_.resize(AllProducts().size());
+    for (const auto& [product_name, dtypes] : json.at("support").items()) {
+      const std::optional<Product> product = ParseProductName(product_name);
+      if (!product) BadDescription(folder_, "support: unknown product '" + product_name + "'");
+      for (const auto& dtype_name : dtypes) {
+        const std::optional<DType> dtype = ParseDType(dtype_name.get<std::string>());
+        if (!dtype) BadDescription(folder_, "support: unknown dtype " + dtype_name.dump());
+        support_[static_cast<size_t>(*product)].push_back(*dtype);
+      }
+    }
+    for (const auto& [output, entry] : json.at("tolerance").items()) {
+      OutputTolerance tolerance;
+      tolerance.output = output;
+      tolerance.ulp = entry.value("ulp", 1.0);
+      tolerance.c = entry.at("c").get<double>();
+      tolerance.mag = entry.at("mag").get<std::string>();
+      tolerance.why = entry.at("why").get<std::string>();
+      if (!TensorIndex(output)) BadDescription(folder_, "tolerance: no output named " + output);
+      tolerances_.push_back(std::move(tolerance));
+    }
+    for (const auto& entry : json.at("rules")) {
+      RuleDef rule;
+      rule.id = entry.at("id").get<std::string>();
+      rule.kind = entry.at("kind").get<std::string>();
+      rule.description = entry.at("description").get<std::string>();
+      rule.condition = entry.value("condition", "");
+      rule.expect = entry.value("expect", rule.kind == "element" ? "ref" : "");
+      rule.alt = entry.value("alt", "");
+      if (entry.contains("status")) rule.status = entry.at("status").get<aclnnStatus>();
+      rule.source = entry.value("source", "");
+      if (rule.kind != "element" && rule.kind != "status" && rule.kind != "call") {
+        BadDescription(folder_, "rule " + rule.id + ": kind must be element, status or call");
+      }
+      if (rule.kind == "status" && !rule.status) {
+        BadDescription(folder_, "rule " + rule.id + ": a status rule needs \"status\"");
+      }
+      rules_.push_back(std::move(rule));
+    }
+  } catch (const nlohmann::json::exception& error) {
+    BadDescription(folder_, error.what());
+  }
+  // The product/dtype matrix as rules: one per floating dtype that some product lacks.
+  for (DType dtype : ComputeDTypes()) {
+    std::vector<std::string> lacking;
+    for (Product product : AllProducts()) {
+      if (!Supports(product, dtype)) lacking.emplace_back(ProductName(product));
+    }
+    if (lacking.empty()) continue;
+    RuleDef rule;
+    rule.id = MatrixRule(dtype);
+    rule.kind = "status";
+    rule.status = ACLNN_ERR_PARAM_INVALID;
+    rule.description = name_ + " rejects " + std::string(DTypeName(dtype)) +
+                       " on products that do not list it";
+    for (size_t i = 0; i < lacking.size(); ++i) {
+      rule.condition += (i ? ", " : "product is ") + lacking[i];
+    }
+    rule.source = "SPEC section 3 support matrix";
+    rules_.push_back(std::move(rule));
+  }
+}
+
+std::optional<size_t> Operator::TensorIndex(std::string_view name) const {
+  for (size_t i = 0; i < def_->tensors.size(); ++i) {
+    if (def_->tensors[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<size_t> Operator::ParamIndex(std::string_view name) const {
+  for (size_t i = 0; i < def_->params.size(); ++i) {
+    if (def_->params[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+std::span<const DType> Operator::SupportedDTypes(Product product) const {
+  return support_[static_cast<size_t>(product)];
+}
+
+bool Operator::Supports(Product product, DType dtype) const {
+  const auto dtypes = SupportedDTypes(product);
+  return std::find(dtypes.begin(), dtypes.end(), dtype) != dtypes.end();
+}
+
+std::string Operator::MatrixRule(DType dtype) const {
+  return "matrix." + id_ + "." + std::string(DTypeName(dtype));
+}
+
+const RuleDef* Operator::FindRule(std::string_view rule_id) const {
+  for (const RuleDef& rule : rules_) {
+    if (rule.id == rule_id) return &rule;
+  }
+  return nullptr;
+}
+
+RuleTag Operator::Tag(std::string_view rule_id) const {
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    if (rules_[i].id == rule_id && rules_[i].kind != "status") return static_cast<RuleTag>(i + 1);
+  }
+  throw std::logic_error("kernels/" + folder_ + "/operator.json has no element or call rule " +
+                         std::string(rule_id));
+}
+
+const OutputTolerance& Operator::Tolerance(std::string_view output) const {
+  for (const OutputTolerance& tolerance : tolerances_) {
+    if (tolerance.output == output) return tolerance;
+  }
+  throw std::logic_error("kernels/" + folder_ + "/operator.json has no tolerance for " +
+                         std::string(output));
+}
+
+CheckOutcome Operator::Validate(const OpArgs& args, Product product) const {
+  if (!AvailableOn(product)) {
+    // Every call fails on such a product, whatever its arguments; the rule is the matrix entry
+    // of the first tensor's dtype.
+    DType dtype = DType::kFloat32;
+    for (const auto& tensor : args.tensors) {
+      if (tensor) {
+        dtype = tensor->dtype;
+        break;
+      }
+    }
+    return {ACLNN_ERR_PARAM_INVALID, MatrixRule(dtype),
+            name_ + " is not available on " + std::string(ProductName(product))};
+  }
+  return def_->validate(*this, args, product);
+}
+
+const std::vector<Operator>& Catalogue() {
+  static const std::vector<Operator> catalogue = [] {
+    std::vector<Operator> operators;
+    for (const RegisteredOperator& entry : RegisteredOperators()) {
+      operators.emplace_back(*entry.def, std::string(entry.folder));
+    }
+    return operators;
+  }();
+  return catalogue;
+}
+
+const Operator* FindOperator(std::string_view name) {
+  for (const Operator& op : Catalogue()) {
+    if (op.name() == name || op.id() == name || op.folder() == name ||
+        op.aclnn_symbol() == name) {
+      return &op;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace aclnn_check

@@ -1,0 +1,180 @@
+// The operator catalogue: what every operator folder under kernels/ provides, and the parsed
+// description (operator.json) that goes with it. The harness, the bundled providers, the case
+// expander and the reports all read operators through this one interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_status.h"
+#include "core/dtype.h"
+#include "core/product.h"
+#include "core/tensor_view.h"
+
+namespace aclnn_check {
+
+enum class SlotRole : uint8_t { kInput, kOutput };
+
+struct TensorSlot {
+  std::string_view name;  // the parameter name of the aclnn prototype
+  SlotRole role;
+};
+
+enum class ParamKind : uint8_t { kInt64, kDouble, kString, kIntArray, kBoolArray };
+
+struct ParamSlot {
+  std::string_view name;
+  ParamKind kind;
+};
+
+// A host parameter. monostate stands for a null pointer (strings and arrays only).
+using ParamValue = std::variant<std::monostate, int64_t, double, std::string, std::vector<int64_t>,
+                                std::vector<bool>>;
+
+// One call of an operator with its arguments decoded: the common currency of validation, the
+// reference and the kernels. Tensors are indexed like the operator's TensorSlots.
+struct OpArgs {
+  std::vector<std::optional<TensorView>> tensors;  // nullopt: a null aclTensor*
+  std::vector<ParamValue> params;
+  bool workspace_size_null = false;  // the caller passed workspaceSize == nullptr
+  bool executor_null = false;        // the caller passed executor == nullptr
+
+  const TensorView* tensor(size_t slot) const {
+    return tensors[slot] ? &*tensors[slot] : nullptr;
+  }
+  template <typename T>
+  const T* param(size_t slot) const {
+    return std::get_if<T>(&params[slot]);
+  }
+};
+
+// What validation decided: success, or the status code with the rule id of the check that
+// rejected the call and a sentence saying why.
+struct CheckOutcome {
+  aclnnStatus status = ACLNN_SUCCESS;
+  std::string rule;
+  std::string message;
+
+  bool ok() const { return status == ACLNN_SUCCESS; }
+};
+
+// Index of an element rule in the operator's rule list plus one; 0 means "no rule: the plain
+// formula applies".
+using RuleTag = uint16_t;
+constexpr RuleTag kNoRule = 0;
+
+// The float64 reference's result for one output, every vector in logical (row-major) order.
+struct ReferenceOutput {
+  bool computed = false;      // false: the output must be left exactly as it was
+  std::vector<double> value;  // the documented result in double
+  std::vector<double> mag;    // scale of the rounding error a correct float32 kernel may make
+  std::vector<double> alt;    // a second accepted value, where the element's rule allows one
+  std::vector<RuleTag> rule;  // the element rule that decided the element, or kNoRule
+
+  void Resize(size_t n);
+};
+
+struct ReferenceResult {
+  std::vector<ReferenceOutput> outputs;  // indexed like the TensorSlots; inputs stay empty
+  std::vector<RuleTag> call_rules;       // "call" rules that this call exercises
+};
+
+struct AbiCall;  // harness side, see provider/abi_call.h
+class Operator;
+
+// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>.
+struct OperatorDef {
+  std::string_view description_json;  // kernels/<folder>/operator.json, embedded at build time
+  std::span<const TensorSlot> tensors;
+  std::span<const ParamSlot> params;
+  // Every check of SPEC section 4 in its documented order, after the product and matrix gate
+  // that Operator::Validate applies first.
+  CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
+  // The float64 reference; reads the inputs through their views.
+  ReferenceResult (*reference)(const Operator& op, const OpArgs& args);
+  // The float32 kernel of the bundled cpu provider: writes the outputs through their views.
+  uint64_t (*workspace_bytes)(const OpArgs& args);
+  void (*compute)(const OpArgs& args, void* workspace);
+  // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
+  aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
+};
+
+struct RuleDef {
+  std::string id;
+  std::string kind;  // "element", "status" or "call"
+  std::string description;
+  std::string condition;
+  std::string expect;  // element rules: "ref", "ref|alt", "nan", "0", ...
+  std::string alt;     // element rules: what the alternative value is
+  std::optional<aclnnStatus> status;  // status rules
+  std::string source;
+};
+
+struct OutputTolerance {
+  std::string output;  // tensor slot name
+  double ulp = 1;
+  double c = 1;
+  std::string mag;  // how mag is formed, for the reports and `explain`
+  std::string why;  // why c is what it is
+};
+
+class Operator {
+ public:
+  Operator(const OperatorDef& def, std::string folder);
+
+  const OperatorDef& def() const { return *def_; }
+  const std::string& name() const { return name_; }        // "HardswishBackward"
+  const std::string& id() const { return id_; }            // "hardswish": the rule-id prefix
+  const std::string& folder() const { return folder_; }    // "hardswish_backward"
+  const std::string& summary() const { return summary_; }
+  std::string aclnn_symbol() const { return "aclnn" + name_; }
+  std::string workspace_symbol() const { return "aclnn" + name_ + "GetWorkspaceSize"; }
+
+  std::span<const TensorSlot> tensors() const { return def_->tensors; }
+  std::span<const ParamSlot> params() const { return def_->params; }
+  std::optional<size_t> TensorIndex(std::string_view name) const;
+  std::optional<size_t> ParamIndex(std::string_view name) const;
+
+  // The dtypes the operator supports on a product (empty: not available there).
+  std::span<const DType> SupportedDTypes(Product product) const;
+  bool Supports(Product product, DType dtype) const;
+  bool AvailableOn(Product product) const { return !SupportedDTypes(product).empty(); }
+  // Rule id of a dtype outside a product's list: "matrix.<id>.<dtype>".
+  std::string MatrixRule(DType dtype) const;
+
+  const std::vector<RuleDef>& rules() const { return rules_; }
+  const RuleDef* FindRule(std::string_view rule_id) const;
+  // The tag of an element or call rule; throws std::logic_error if operator.json lacks it.
+  RuleTag Tag(std::string_view rule_id) const;
+  const RuleDef& RuleOfTag(RuleTag tag) const { return rules_[tag - 1]; }
+
+  const OutputTolerance& Tolerance(std::string_view output) const;
+  const std::vector<OutputTolerance>& tolerances() const { return tolerances_; }
+
+  // The product gate (unavailable operator: 161002 for every call), then the operator's checks.
+  CheckOutcome Validate(const OpArgs& args, Product product) const;
+  ReferenceResult Reference(const OpArgs& args) const { return def_->reference(*this, args); }
+
+ private:
+  const OperatorDef* def_;
+  std::string folder_;
+  std::string name_;
+  std::string id_;
+  std::string summary_;
+  std::vector<std::vector<DType>> support_;  // indexed by Product
+  std::vector<RuleDef> rules_;
+  std::vector<OutputTolerance> tolerances_;
+};
+
+// Every operator under kernels/, in folder order.
+const std::vector<Operator>& Catalogue();
+// By name ("LogitGrad"), rule prefix ("logit"), folder ("logit_grad") or symbol ("aclnnLogitGrad").
+const Operator* FindOperator(std::string_view name);
+
+}  // namespace aclnn_check

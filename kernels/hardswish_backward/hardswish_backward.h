@@ -1,0 +1,15 @@
+// aclnnHardswishBackward(gradOutput, self, out).
+#pragma once
+
+#include "common/operator.h"
+
+namespace aclnn_check::hardswish_backward {
+
+enum Slot : size_t { kGradOutput, kSelf, kOut };
+
+CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
+ReferenceResult Reference(const Operator& op, const OpArgs& args);
+uint64_t WorkspaceBytes(const OpArgs& args);
+void Compute(const OpArgs& args, void* workspace);
+
+}  // namespace aclnn_check::hardswish_backward

@@ -1,0 +1,33 @@
+#include "aclnn/aclnnop/aclnn_hardswish_backward.h"
+#include "common/abi_call.h"
+#include "hardswish_backward/hardswish_backward.h"
+
+namespace aclnn_check {
+extern const char kDescription_hardswish_backward[];
+
+namespace hardswish_backward {
+namespace {
+
+constexpr TensorSlot kTensors[] = {
+    {"gradOutput", SlotRole::kInput},
+    {"self", SlotRole::kInput},
+    {"out", SlotRole::kOutput},
+};
+
+aclnnStatus Invoke(void* symbol, const AbiCall& call) {
+  auto function = reinterpret_cast<decltype(&aclnnHardswishBackwardGetWorkspaceSize)>(symbol);
+  return function(call.tensors[kGradOutput], call.tensors[kSelf], call.tensors[kOut],
+                  call.workspace_size, call.executor);
+}
+
+}  // namespace
+}  // namespace hardswish_backward
+
+extern const OperatorDef kOperator_hardswish_backward{
+    kDescription_hardswish_backward,   hardswish_backward::kTensors, {},
+    hardswish_backward::Validate,      hardswish_backward::Reference,
+    hardswish_backward::WorkspaceBytes, hardswish_backward::Compute,
+    hardswish_backward::Invoke,
+};
+
+}  // namespace aclnn_check

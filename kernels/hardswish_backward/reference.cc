@@ -1,0 +1,57 @@
+// Float64 reference: the closed interval of the seed and SPEC 4.2.
+#include <cmath>
+#include <limits>
+
+#include "hardswish_backward/hardswish_backward.h"
+
+namespace aclnn_check::hardswish_backward {
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kAtMinus3 = op.Tag("hardswish.at_minus3");
+  static const RuleTag kAtPlus3 = op.Tag("hardswish.at_plus3");
+  static const RuleTag kXNan = op.Tag("hardswish.x_nan");
+  static const RuleTag kZeroTimesSpecial = op.Tag("hardswish.zero_times_special");
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  const std::vector<double> grad = ReadAsDouble(*args.tensor(kGradOutput));
+  const std::vector<double> x = ReadAsDouble(*args.tensor(kSelf));
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  ReferenceOutput& out = result.outputs[kOut];
+  out.Resize(x.size());
+  if (x.empty()) result.call_rules.push_back(op.Tag("hardswish.empty"));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double g = grad[i];
+    if (std::isnan(x[i])) {
+      out.value[i] = kNaN;
+      out.alt[i] = g;
+      out.rule[i] = kXNan;
+      continue;
+    }
+    double factor;
+    double factor_mag;
+    if (x[i] < -3) {
+      factor = 0;
+      factor_mag = 0;
+    } else if (x[i] > 3) {
+      factor = 1;
+      factor_mag = 1;
+    } else {
+      factor = x[i] / 3 + 0.5;
+      factor_mag = std::fabs(x[i]) / 3 + 0.5;
+      if (x[i] == -3) out.rule[i] = kAtMinus3;
+      if (x[i] == 3) out.rule[i] = kAtPlus3;
+    }
+    if (factor == 0 && !std::isfinite(g)) {
+      out.value[i] = 0;
+      out.alt[i] = kNaN;
+      out.rule[i] = kZeroTimesSpecial;
+      continue;
+    }
+    out.value[i] = g * factor;
+    out.mag[i] = std::fabs(g) * factor_mag;
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::hardswish_backward

@@ -1,0 +1,18 @@
+// How a bundled provider computes: each provider library (cpu, ref) defines ActiveBackend().
+#pragma once
+
+#include <cstdint>
+
+#include "common/operator.h"
+
+namespace aclnn_check::provider {
+
+struct ComputeBackend {
+  const char* name;
+  uint64_t (*workspace_bytes)(const Operator& op, const OpArgs& args);
+  void (*run)(const Operator& op, const OpArgs& args, void* workspace);
+};
+
+const ComputeBackend& ActiveBackend();
+
+}  // namespace aclnn_check::provider

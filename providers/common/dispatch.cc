@@ -1,0 +1,110 @@
+#include "providers/common/dispatch.h"
+
+#include <mutex>
+#include <unordered_set>
+
+#include "core/product.h"
+#include "providers/common/backend.h"
+#include "providers/common/objects.h"
+#include "providers/common/stream.h"
+
+namespace aclnn_check::provider {
+namespace {
+
+// Executors not yet consumed: an execute call with any other pointer is rejected instead of
+// touching freed memory.
+std::mutex& ExecutorMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::unordered_set<aclOpExecutor*>& LiveExecutors() {
+  static std::unordered_set<aclOpExecutor*> executors;
+  return executors;
+}
+
+std::optional<Product> EmulatedProduct() {
+  static const std::optional<Product> product = ProductOfSoc(EmulatedSocName());
+  return product;
+}
+
+aclnnStatus Fail(aclnnStatus status, std::string message) {
+  SetLastError(std::move(message));
+  return status;
+}
+
+}  // namespace
+
+ParamValue FromIntArray(const aclIntArray* array) {
+  if (!array) return std::monostate{};
+  return array->values;
+}
+
+ParamValue FromBoolArray(const aclBoolArray* array) {
+  if (!array) return std::monostate{};
+  return array->values;
+}
+
+ParamValue FromString(const char* text) {
+  if (!text) return std::monostate{};
+  return std::string(text);
+}
+
+aclnnStatus Prepare(const Operator& op, std::initializer_list<const aclTensor*> tensors,
+                    std::vector<ParamValue> params, uint64_t* workspace_size,
+                    aclOpExecutor** executor) {
+  const std::optional<Product> product = EmulatedProduct();
+  if (!product) {
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "SoC '" + EmulatedSocName() + "' (ACLNN_CPU_SOC) is not a known Ascend product");
+  }
+  OpArgs args;
+  for (const aclTensor* tensor : tensors) {
+    args.tensors.push_back(tensor ? std::optional<TensorView>(tensor->view) : std::nullopt);
+  }
+  args.params = std::move(params);
+  args.workspace_size_null = workspace_size == nullptr;
+  args.executor_null = executor == nullptr;
+  const CheckOutcome outcome = op.Validate(args, *product);
+  if (!outcome.ok()) return Fail(outcome.status, outcome.rule + ": " + outcome.message);
+
+  auto* created = new aclOpExecutor();
+  created->op = &op;
+  created->args = std::move(args);
+  created->workspace_bytes = ActiveBackend().workspace_bytes(op, created->args);
+  {
+    std::lock_guard lock(ExecutorMutex());
+    LiveExecutors().insert(created);
+  }
+  *workspace_size = created->workspace_bytes;
+  *executor = created;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                   aclrtStream stream) {
+  {
+    std::lock_guard lock(ExecutorMutex());
+    if (!executor || LiveExecutors().erase(executor) == 0) {
+      return Fail(ACLNN_ERR_PARAM_INVALID, "executor is null, unknown or already used");
+    }
+  }
+  if (executor->workspace_bytes > 0 &&
+      (workspace == nullptr || workspace_size < executor->workspace_bytes)) {
+    const uint64_t needed = executor->workspace_bytes;
+    delete executor;
+    return Fail(ACLNN_ERR_PARAM_INVALID, "workspace smaller than the " + std::to_string(needed) +
+                                             " bytes GetWorkspaceSize asked for");
+  }
+  auto work = [executor, workspace] {
+    ActiveBackend().run(*executor->op, executor->args, workspace);
+    delete executor;
+  };
+  if (stream == nullptr) {
+    work();
+  } else {
+    static_cast<Stream*>(stream)->Enqueue(std::move(work));
+  }
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace aclnn_check::provider

@@ -1,0 +1,102 @@
+#include "core/tensor_view.h"
+
+#include <algorithm>
+
+namespace aclnn_check {
+
+int64_t NumElements(std::span<const int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Dims ContiguousStrides(std::span<const int64_t> shape) {
+  Dims strides(shape.size());
+  int64_t step = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+std::string FormatDims(std::span<const int64_t> dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) text += ", ";
+    text += std::to_string(dims[i]);
+  }
+  return text + "]";
+}
+
+bool TensorView::is_contiguous() const {
+  int64_t step = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] != 1 && strides[i] != step) return false;
+    step *= shape[i];
+  }
+  return true;
+}
+
+int64_t TensorView::storage_elements() const {
+  if (numel() == 0) return 0;
+  int64_t last = offset;
+  for (size_t i = 0; i < shape.size(); ++i) last += (shape[i] - 1) * std::max<int64_t>(strides[i], 0);
+  return last + 1;
+}
+
+void ForEachElement(const TensorView& view,
+                    const std::function<void(int64_t, int64_t)>& visit) {
+  const int64_t total = view.numel();
+  if (total == 0) return;
+  const size_t rank = view.shape.size();
+  std::vector<int64_t> index(rank, 0);
+  int64_t storage = view.offset;
+  for (int64_t logical = 0; logical < total; ++logical) {
+    visit(logical, storage);
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < view.shape[d]) {
+        storage += view.strides[d];
+        break;
+      }
+      storage -= (view.shape[d] - 1) * view.strides[d];
+      index[d] = 0;
+    }
+  }
+}
+
+std::vector<int64_t> StorageIndices(const TensorView& view) {
+  std::vector<int64_t> indices(static_cast<size_t>(view.numel()));
+  ForEachElement(view, [&](int64_t logical, int64_t storage) { indices[logical] = storage; });
+  return indices;
+}
+
+std::vector<double> ReadAsDouble(const TensorView& view) {
+  std::vector<double> values(static_cast<size_t>(view.numel()));
+  ForEachElement(view, [&](int64_t logical, int64_t storage) {
+    values[logical] = DecodeElement(view.element_address(storage), view.dtype);
+  });
+  return values;
+}
+
+std::vector<float> ReadAsFloat(const TensorView& view) {
+  std::vector<float> values(static_cast<size_t>(view.numel()));
+  ForEachElement(view, [&](int64_t logical, int64_t storage) {
+    values[logical] = static_cast<float>(DecodeElement(view.element_address(storage), view.dtype));
+  });
+  return values;
+}
+
+void WriteFromDouble(const TensorView& view, std::span<const double> values) {
+  ForEachElement(view, [&](int64_t logical, int64_t storage) {
+    EncodeElement(view.element_address(storage), view.dtype, values[logical]);
+  });
+}
+
+void WriteFromFloat(const TensorView& view, std::span<const float> values) {
+  ForEachElement(view, [&](int64_t logical, int64_t storage) {
+    EncodeElement(view.element_address(storage), view.dtype, values[logical]);
+  });
+}
+
+}  // namespace aclnn_check

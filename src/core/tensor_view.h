@@ -1,0 +1,52 @@
+// Tensor views: a dtype, a shape, strides in elements and a storage offset over a buffer.
+// The only place that walks strided memory element by element; everything that reads or writes a
+// tensor in logical (row-major) order goes through ForEachElement / ReadAsDouble / WriteFromDouble.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace aclnn_check {
+
+using Dims = std::vector<int64_t>;
+
+int64_t NumElements(std::span<const int64_t> shape);  // 1 for rank 0, 0 if any dim is 0
+Dims ContiguousStrides(std::span<const int64_t> shape);
+std::string FormatDims(std::span<const int64_t> dims);  // "[3, 65, 7]"
+
+struct TensorView {
+  DType dtype = DType::kFloat32;
+  Dims shape;
+  Dims strides;        // in elements, same length as shape
+  int64_t offset = 0;  // in elements from data
+  void* data = nullptr;
+
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+  int64_t numel() const { return NumElements(shape); }
+  bool is_contiguous() const;
+  // Elements from data that the view may touch: offset + 1 + max reachable index (0 if empty).
+  int64_t storage_elements() const;
+  char* element_address(int64_t storage_index) const {
+    return static_cast<char*>(data) + storage_index * static_cast<int64_t>(DTypeSize(dtype));
+  }
+};
+
+// Calls visit(logical_index, storage_index) for every element in row-major order, where
+// storage_index counts elements from data (it includes the offset).
+void ForEachElement(const TensorView& view,
+                    const std::function<void(int64_t logical, int64_t storage)>& visit);
+// Storage index of every element in logical order.
+std::vector<int64_t> StorageIndices(const TensorView& view);
+
+std::vector<double> ReadAsDouble(const TensorView& view);
+std::vector<float> ReadAsFloat(const TensorView& view);
+// Rounds each value once to the view's dtype; values is in logical order.
+void WriteFromDouble(const TensorView& view, std::span<const double> values);
+void WriteFromFloat(const TensorView& view, std::span<const float> values);
+
+}  // namespace aclnn_check

@@ -1,0 +1,111 @@
+// The dtype encoders against paths written independently of them: the CPU's F16C conversion
+// instructions for fp16, and an integer round-to-nearest-even on float32 bits for bf16 (this
+// machine has no AVX512-BF16). Exhaustive over the 16-bit patterns, every midpoint between
+// neighbours, and a dense sweep of float32 inputs.
+#include <gtest/gtest.h>
+#include <immintrin.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "core/dtype.h"
+
+namespace aclnn_check {
+namespace {
+
+__attribute__((target("f16c"))) float F16cDecode(uint16_t bits) { return _cvtsh_ss(bits); }
+__attribute__((target("f16c"))) uint16_t F16cEncode(float value) {
+  return _cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+bool HaveF16c() { return __builtin_cpu_supports("f16c"); }
+
+// bf16 from float32 bits: add 0x7FFF plus the lowest kept bit, then drop the low half.
+uint16_t IntegerBFloat16(float value) {
+  const uint32_t bits = std::bit_cast<uint32_t>(value);
+  if (std::isnan(value)) return static_cast<uint16_t>((bits >> 16) | 0x40);
+  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+
+bool SameHalf(uint16_t a, uint16_t b) {
+  const bool a_nan = (a & 0x7C00) == 0x7C00 && (a & 0x3FF);
+  const bool b_nan = (b & 0x7C00) == 0x7C00 && (b & 0x3FF);
+  return (a_nan && b_nan) || a == b;
+}
+
+bool SameBFloat16(uint16_t a, uint16_t b) {
+  const bool a_nan = (a & 0x7F80) == 0x7F80 && (a & 0x7F);
+  const bool b_nan = (b & 0x7F80) == 0x7F80 && (b & 0x7F);
+  return (a_nan && b_nan) || a == b;
+}
+
+TEST(HalfAgainstF16c, DecodeEveryPattern) {
+  if (!HaveF16c()) GTEST_SKIP() << "this CPU has no F16C instructions";
+  for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
+    const double ours = DecodeHalf(static_cast<uint16_t>(bits));
+    const double theirs = F16cDecode(static_cast<uint16_t>(bits));
+    if (std::isnan(theirs)) {
+      EXPECT_TRUE(std::isnan(ours)) << bits;
+    } else {
+      EXPECT_EQ(std::bit_cast<uint64_t>(ours), std::bit_cast<uint64_t>(theirs)) << bits;
+    }
+  }
+}
+
+TEST(HalfAgainstF16c, EncodeEveryMidpointAndNeighbour) {
+  if (!HaveF16c()) GTEST_SKIP() << "this CPU has no F16C instructions";
+  for (uint32_t bits = 0; bits < 0x7C00; ++bits) {
+    for (uint32_t sign : {0u, 0x8000u}) {
+      const float low = F16cDecode(static_cast<uint16_t>(bits | sign));
+      const float high = F16cDecode(static_cast<uint16_t>((bits + 1) | sign));
+      const float midpoint = (low + high) / 2;  // exact in float32
+      for (float probe : {low, midpoint, std::nextafter(midpoint, 0.0f),
+                          std::nextafter(midpoint, midpoint * 2)}) {
+        ASSERT_EQ(EncodeHalf(probe), F16cEncode(probe)) << "probe " << probe;
+      }
+    }
+  }
+}
+
+TEST(HalfAgainstF16c, EncodeDenseFloatSweep) {
+  if (!HaveF16c()) GTEST_SKIP() << "this CPU has no F16C instructions";
+  // Every 251st float32 pattern: all exponents, signs, NaNs and infinities.
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 251) {
+    const float value = std::bit_cast<float>(static_cast<uint32_t>(bits));
+    ASSERT_TRUE(SameHalf(EncodeHalf(value), F16cEncode(value))) << "bits " << bits;
+  }
+}
+
+TEST(BFloat16AgainstIntegerRounding, EncodeEveryMidpointAndNeighbour) {
+  for (uint32_t bits = 0; bits < 0x7F80; ++bits) {
+    for (uint32_t sign : {0u, 0x8000u}) {
+      const uint32_t low_bits = (bits | sign) << 16;
+      const float low = std::bit_cast<float>(low_bits);
+      const float midpoint = std::bit_cast<float>(low_bits | 0x8000);  // exactly halfway
+      for (float probe : {low, midpoint, std::nextafter(midpoint, 0.0f),
+                          std::nextafter(midpoint, midpoint * 2)}) {
+        ASSERT_EQ(EncodeBFloat16(probe), IntegerBFloat16(probe)) << "probe " << probe;
+      }
+    }
+  }
+}
+
+TEST(BFloat16AgainstIntegerRounding, DecodeEveryPatternAndDenseSweep) {
+  for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
+    const double ours = DecodeBFloat16(static_cast<uint16_t>(bits));
+    const float theirs = std::bit_cast<float>(bits << 16);
+    if (std::isnan(theirs)) {
+      EXPECT_TRUE(std::isnan(ours)) << bits;
+    } else {
+      EXPECT_EQ(ours, static_cast<double>(theirs)) << bits;
+    }
+  }
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 251) {
+    const float value = std::bit_cast<float>(static_cast<uint32_t>(bits));
+    ASSERT_TRUE(SameBFloat16(EncodeBFloat16(value), IntegerBFloat16(value))) << "bits " << bits;
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check

@@ -1,0 +1,50 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/tensor_view.h"
+
+namespace aclnn_check {
+namespace {
+
+TEST(TensorView, ContiguousStridesAndCounts) {
+  EXPECT_EQ(ContiguousStrides(Dims{2, 3, 4}), (Dims{12, 4, 1}));
+  EXPECT_EQ(NumElements(Dims{}), 1);
+  EXPECT_EQ(NumElements(Dims{3, 0, 2}), 0);
+  EXPECT_EQ(FormatDims(Dims{3, 65, 7}), "[3, 65, 7]");
+}
+
+TEST(TensorView, TransposedViewReadsInLogicalOrder) {
+  // A 2x3 logical view of a 3x2 row-major buffer holding 0..5: element (i, j) is buffer[j*2+i].
+  std::vector<float> buffer = {0, 1, 2, 3, 4, 5};
+  TensorView view{DType::kFloat32, {2, 3}, {1, 2}, 0, buffer.data()};
+  EXPECT_FALSE(view.is_contiguous());
+  EXPECT_EQ(ReadAsDouble(view), (std::vector<double>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(StorageIndices(view), (std::vector<int64_t>{0, 2, 4, 1, 3, 5}));
+}
+
+TEST(TensorView, OffsetAndStrideWriteOnlyTheirElements) {
+  std::vector<float> buffer(9, -1.0f);
+  TensorView view{DType::kFloat32, {3}, {2}, 3, buffer.data()};
+  EXPECT_EQ(view.storage_elements(), 8);
+  const std::vector<double> values = {10, 20, 30};
+  WriteFromDouble(view, values);
+  EXPECT_EQ(buffer, (std::vector<float>{-1, -1, -1, 10, -1, 20, -1, 30, -1}));
+}
+
+TEST(TensorView, WriteRoundsOnceToHalf) {
+  std::vector<uint16_t> buffer(1);
+  TensorView view{DType::kFloat16, {}, {}, 0, buffer.data()};
+  const double value = 1.0 + 0x1p-11 + 0x1p-30;  // just above a tie
+  WriteFromDouble(view, std::span<const double>(&value, 1));
+  EXPECT_EQ(buffer[0], 0x3C01);
+}
+
+TEST(TensorView, EmptyViewTouchesNothing) {
+  TensorView view{DType::kFloat32, {4, 0}, {0, 1}, 0, nullptr};
+  EXPECT_EQ(view.storage_elements(), 0);
+  EXPECT_TRUE(ReadAsDouble(view).empty());
+}
+
+}  // namespace
+}  // namespace aclnn_check
