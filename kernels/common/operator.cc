@@ -26,7 +26,8 @@ void ReferenceOutput::Resize(size_t n) {
 
 Operator::Operator(const OperatorDef& def, std::string folder)
     : def_(&def), folder_(std::move(folder)) {
-  nlohmann::json json;
+  description_ = std::make_shared<nlohmann::json>();
+  nlohmann::json& json = *description_;
   try {
     json = nlohmann::json::parse(def.description_json);
     name_ = json.at("name").get<std::string>();
@@ -69,6 +70,27 @@ Operator::Operator(const OperatorDef& def, std::string folder)
         BadDescription(folder_, "rule " + rule.id + ": a status rule needs \"status\"");
       }
       rules_.push_back(std::move(rule));
+    }
+    for (auto& [axis_name, entry] : json.at("axes").items()) {
+      AxisDef axis;
+      axis.name = axis_name;
+      axis.description = entry.at("description").get<std::string>();
+      axis.schema = &entry.at("schema");
+      axis.default_values = &entry.at("default");
+      if (!axis.default_values->is_array() || axis.default_values->empty()) {
+        BadDescription(folder_, "axis " + axis_name + ": default must be a non-empty array");
+      }
+      axes_.push_back(std::move(axis));
+    }
+    default_inputs_ = &json.at("default_inputs");
+    for (const auto& name : json.value("derived_inputs", nlohmann::json::array())) {
+      derived_inputs_.push_back(name.get<std::string>());
+      if (!TensorIndex(derived_inputs_.back())) {
+        BadDescription(folder_, "derived_inputs: no tensor named " + derived_inputs_.back());
+      }
+    }
+    for (const auto& [tensor, spec] : default_inputs_->items()) {
+      if (!TensorIndex(tensor)) BadDescription(folder_, "default_inputs: no tensor " + tensor);
     }
   } catch (const nlohmann::json::exception& error) {
     BadDescription(folder_, error.what());

@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_status.h"
@@ -85,7 +88,19 @@ struct ReferenceResult {
   std::vector<RuleTag> call_rules;       // "call" rules that this call exercises
 };
 
-struct AbiCall;  // harness side, see provider/abi_call.h
+// A test point's call before any data exists: each tensor's dtype and shape (nullopt: a null
+// pointer) and the host parameters. The runner lays the tensors out and fills them.
+struct TensorPlan {
+  DType dtype;
+  Dims shape;
+};
+
+struct CallPlan {
+  std::vector<std::optional<TensorPlan>> tensors;  // per TensorSlot
+  std::vector<ParamValue> params;                  // per ParamSlot
+};
+
+struct AbiCall;  // harness side, see common/abi_call.h
 class Operator;
 
 // What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>.
@@ -103,6 +118,21 @@ struct OperatorDef {
   void (*compute)(const OpArgs& args, void* workspace);
   // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
   aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
+  // Case files (SPEC 6): the call of one test point from its axis values (an object holding
+  // every axis of operator.json "axes", defaults filled in) and its dtype. On an impossible
+  // combination returns nullopt with the reason in *error.
+  std::optional<CallPlan> (*plan)(const nlohmann::json& axes, DType dtype, std::string* error);
+  // Recomputes the inputs listed in operator.json "derived_inputs" from the others (as the
+  // forward pass would have produced them), or nullptr when there are none.
+  void (*derive_inputs)(const OpArgs& args);
+};
+
+// One case-file axis of an operator (operator.json "axes").
+struct AxisDef {
+  std::string name;
+  std::string description;
+  nlohmann::json* schema = nullptr;  // JSON Schema of one value of the axis (owned by Operator)
+  nlohmann::json* default_values = nullptr;  // the values used when a case omits the axis
 };
 
 struct RuleDef {
@@ -154,6 +184,11 @@ class Operator {
   RuleTag Tag(std::string_view rule_id) const;
   const RuleDef& RuleOfTag(RuleTag tag) const { return rules_[tag - 1]; }
 
+  // Case-file axes, default input distributions and derived inputs (operator.json).
+  const std::vector<AxisDef>& axes() const { return axes_; }
+  const nlohmann::json& default_inputs() const { return *default_inputs_; }
+  const std::vector<std::string>& derived_inputs() const { return derived_inputs_; }
+
   const OutputTolerance& Tolerance(std::string_view output) const;
   const std::vector<OutputTolerance>& tolerances() const { return tolerances_; }
 
@@ -170,6 +205,10 @@ class Operator {
   std::vector<std::vector<DType>> support_;  // indexed by Product
   std::vector<RuleDef> rules_;
   std::vector<OutputTolerance> tolerances_;
+  std::vector<AxisDef> axes_;
+  std::shared_ptr<nlohmann::json> description_;  // owns the axis schemas and default inputs
+  const nlohmann::json* default_inputs_ = nullptr;
+  std::vector<std::string> derived_inputs_;
 };
 
 // Every operator under kernels/, in folder order.

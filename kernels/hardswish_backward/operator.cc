@@ -27,7 +27,8 @@ extern const OperatorDef kOperator_hardswish_backward{
     kDescription_hardswish_backward,   hardswish_backward::kTensors, {},
     hardswish_backward::Validate,      hardswish_backward::Reference,
     hardswish_backward::WorkspaceBytes, hardswish_backward::Compute,
-    hardswish_backward::Invoke,
+    hardswish_backward::Invoke,         hardswish_backward::Plan,
+    nullptr,
 };
 
 }  // namespace aclnn_check

@@ -1,0 +1,29 @@
+// The per-element pass criterion of SPEC section 5, in one place:
+//   |dev - ref| <= ulp_tol * ulp(ref, out dtype) + c * u * mag
+// with special values classified on ref rounded to the output dtype, and the underflow allowance.
+#pragma once
+
+#include "core/dtype.h"
+
+namespace aclnn_check {
+
+struct Tolerance {
+  double ulp = 1;                      // ulp_tol
+  double c = 1;                        // operation-count constant of the output
+  DType compute = DType::kFloat32;     // u = UnitRoundoff(compute)
+};
+
+struct ElementVerdict {
+  bool pass = false;
+  bool by_underflow = false;  // accepted only by rule numerics.underflow
+  double ulp_error = 0;       // |dev - ref| / ulp(ref); 0 for matching specials, inf otherwise
+};
+
+// device is the decoded device value; ref and mag come from the float64 reference.
+ElementVerdict CheckElement(double device, double ref, double mag, DType out,
+                            const Tolerance& tolerance);
+
+// The allowed absolute error for a finite element (without the underflow allowance).
+double ErrorBound(double ref, double mag, DType out, const Tolerance& tolerance);
+
+}  // namespace aclnn_check

@@ -1,0 +1,124 @@
+#include "check/output_check.h"
+
+#include <cmath>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace aclnn_check {
+
+size_t UlpBucket(uint64_t steps) {
+  if (steps <= 2) return steps;
+  if (steps <= 4) return 3;
+  if (steps <= 8) return 4;
+  if (steps <= 16) return 5;
+  return 6;
+}
+
+const Expectation& DocumentedExpectation(const RuleDef& rule) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, Expectation> parsed;
+  std::lock_guard lock(mutex);
+  auto it = parsed.find(rule.id);
+  if (it == parsed.end()) {
+    std::string error;
+    std::optional<Expectation> expectation = Expectation::Parse(rule.expect, &error);
+    if (!expectation) throw std::logic_error("rule " + rule.id + ": expect " + error);
+    it = parsed.emplace(rule.id, std::move(*expectation)).first;
+  }
+  return it->second;
+}
+
+OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
+                        std::span<const double> device, DType out, const Tolerance& tolerance,
+                        const ExpectationLookup& expectation_of) {
+  OutputCheck check;
+  OutputMetrics& m = check.metrics;
+  m.elements = static_cast<int64_t>(device.size());
+  const Expectation plain = Expectation::Reference();
+  double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
+  int64_t rel_count = 0, within = 0;
+  double bias_sum = 0;
+  int64_t bias_count = 0;
+  double worst_failing = -1;
+
+  for (size_t i = 0; i < device.size(); ++i) {
+    const double dev = device[i];
+    const double ref = reference.value[i];
+    const RuleTag tag = reference.rule[i];
+    const RuleDef* rule = tag == kNoRule ? nullptr : &op.RuleOfTag(tag);
+    const Expectation& expectation = rule ? expectation_of(*rule) : plain;
+    const bool passed =
+        expectation.Accepts(dev, ref, reference.alt[i], reference.mag[i], out, tolerance);
+    if (rule) {
+      RuleTally& tally = check.rules[rule->id];
+      ++tally.applied;
+      if (passed) {
+        ++tally.held;
+      } else if (tally.first_failure < 0) {
+        tally.first_failure = static_cast<int64_t>(i);
+      }
+    }
+    const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
+    if (!rule && verdict.by_underflow) {
+      ++m.underflow_accepted;
+      RuleTally& tally = check.rules["numerics.underflow"];
+      ++tally.applied;
+      ++tally.held;
+    }
+    const double rounded = RoundTo(ref, out);
+    const bool finite = std::isfinite(rounded) && std::isfinite(dev);
+    double ulp_error = verdict.ulp_error;
+    if (finite) {
+      ++m.finite_elements;
+      const double error = dev - ref;
+      sum_ulp += ulp_error;
+      m.max_ulp = std::max(m.max_ulp, ulp_error);
+      ++m.ulp_histogram[UlpBucket(UlpDistance(dev, rounded, out))];
+      sum_sq += error * error;
+      sum_signed += error;
+      sum_abs_ref += std::fabs(ref);
+      if (ref != 0) {
+        const double rel = std::fabs(error) / std::fabs(ref);
+        sum_rel += rel;
+        ++rel_count;
+        m.max_rel = std::max(m.max_rel, rel);
+        if (rel <= 1e-3) ++within;
+      } else if (dev == 0) {
+        ++within;
+      }
+      if (!rule && ref != 0 && (out == DType::kFloat16 || out == DType::kBFloat16)) {
+        bias_sum += error * (ref > 0 ? 1 : -1) / Ulp(ref, out);
+        ++bias_count;
+      }
+    }
+    if (!passed) {
+      ++m.failures;
+      if (!std::isfinite(ulp_error)) ulp_error = std::numeric_limits<double>::infinity();
+    }
+    // The worst element: any failure beats any pass; among equals, the larger error.
+    const double score = passed ? ulp_error : 1e300 + (std::isfinite(ulp_error) ? ulp_error : 1);
+    if (m.worst.index < 0 || score > worst_failing) {
+      worst_failing = score;
+      m.worst = {static_cast<int64_t>(i), dev, ref, ulp_error, rule ? rule->id : "", passed};
+    }
+  }
+  if (m.finite_elements > 0) {
+    const double n = static_cast<double>(m.finite_elements);
+    m.mean_ulp = sum_ulp / n;
+    m.rmse = std::sqrt(sum_sq / n);
+    m.error_balance = sum_abs_ref > 0 ? (sum_signed / n) / (sum_abs_ref / n) : 0;
+    m.within_1e3 = static_cast<double>(within) / n;
+  }
+  if (rel_count > 0) m.mean_rel = sum_rel / static_cast<double>(rel_count);
+  if (bias_count >= kRoundingBiasMinElements) {
+    m.rounding_bias = bias_sum / static_cast<double>(bias_count);
+    m.rounding_bias_ok = std::fabs(*m.rounding_bias) <= kRoundingBiasLimit;
+    RuleTally& tally = check.rules["numerics.rounding_bias"];
+    tally.applied = 1;
+    tally.held = m.rounding_bias_ok ? 1 : 0;
+  }
+  return check;
+}
+
+}  // namespace aclnn_check

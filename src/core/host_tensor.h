@@ -1,0 +1,41 @@
+// A tensor in host memory that owns its buffer: the harness's staging copy of a device tensor,
+// and the tests' way to build operator arguments.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/layout.h"
+#include "core/tensor_view.h"
+
+namespace aclnn_check {
+
+class HostTensor {
+ public:
+  // The buffer holds the layout's extent, at least kMinBufferBytes, filled with fill_byte.
+  HostTensor(DType dtype, Dims shape, Layout layout = {}, std::byte fill_byte = std::byte{0});
+  // A contiguous tensor holding values (logical order), each rounded once to dtype.
+  static HostTensor FromValues(DType dtype, Dims shape, std::span<const double> values,
+                               Layout layout = {});
+
+  const TensorView& view() const { return view_; }
+  std::span<std::byte> bytes() { return storage_; }
+  std::span<const std::byte> bytes() const { return storage_; }
+  void Assign(std::span<const double> values) { WriteFromDouble(view_, values); }
+  std::vector<double> Values() const { return ReadAsDouble(view_); }
+
+  HostTensor(const HostTensor& other);
+  HostTensor& operator=(const HostTensor& other);
+  HostTensor(HostTensor&&) noexcept = default;
+  HostTensor& operator=(HostTensor&&) noexcept = default;
+
+  // An empty tensor still gets a buffer: the harness never allocates 0 bytes on a device.
+  static constexpr size_t kMinBufferBytes = 64;
+
+ private:
+  std::vector<std::byte> storage_;
+  TensorView view_;
+};
+
+}  // namespace aclnn_check

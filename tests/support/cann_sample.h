@@ -1,0 +1,129 @@
+// Runs one operator call through a loaded provider the way CANN's own samples do
+// (ops-nn examples/test_aclnn_*.cpp): aclInit, aclrtSetDevice, aclrtCreateStream, aclrtMalloc +
+// aclrtMemcpy for every tensor, aclCreateTensor, GetWorkspaceSize, aclrtMalloc(workspace) only
+// when it is not 0, execute, aclrtSynchronizeStream, aclrtMemcpy back, destroy everything.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <memory>
+#include <vector>
+
+#include "common/abi_call.h"
+#include "provider/provider.h"
+#include "support/call_builder.h"
+
+namespace aclnn_check::testing {
+
+struct SampleRun {
+  aclnnStatus workspace_status = -1;
+  aclnnStatus execute_status = -1;
+  uint64_t workspace_bytes = 0;
+  std::map<std::string, std::vector<std::byte>> outputs;  // buffer contents by slot name
+};
+
+// Host parameters in ABI form; arrays are created with the provider's own constructors.
+inline SampleRun RunLikeCannSample(const Provider& provider, const Operator& op,
+                                   CallBuilder& call) {
+  const RuntimeApi& acl = provider.api();
+  SampleRun run;
+  EXPECT_EQ(acl.init(nullptr), 0);
+  EXPECT_EQ(acl.set_device(0), 0);
+  aclrtStream stream = nullptr;
+  EXPECT_EQ(acl.create_stream(&stream), 0);
+
+  const OpArgs args = call.Args();
+  AbiCall abi;
+  std::vector<void*> buffers;
+  for (size_t slot = 0; slot < args.tensors.size(); ++slot) {
+    if (!args.tensors[slot]) {
+      abi.tensors.push_back(nullptr);
+      continue;
+    }
+    const HostTensor& host = call.tensor(op.tensors()[slot].name);
+    void* device = nullptr;
+    EXPECT_EQ(acl.malloc(&device, host.bytes().size(), ACL_MEM_MALLOC_HUGE_FIRST), 0);
+    EXPECT_EQ(acl.memcpy(device, host.bytes().size(), host.bytes().data(), host.bytes().size(),
+                         ACL_MEMCPY_HOST_TO_DEVICE),
+              0);
+    buffers.push_back(device);
+    const TensorView& view = host.view();
+    const int64_t storage = static_cast<int64_t>(host.bytes().size() / DTypeSize(view.dtype));
+    abi.tensors.push_back(acl.create_tensor(view.shape.data(), view.shape.size(),
+                                            ToAclDataType(view.dtype), view.strides.data(),
+                                            view.offset, ACL_FORMAT_ND, &storage, 1, device));
+  }
+  std::vector<aclIntArray*> int_arrays;
+  std::vector<aclBoolArray*> bool_arrays;
+  std::vector<std::string> strings;
+  strings.reserve(args.params.size());
+  for (const ParamValue& value : args.params) {
+    if (const auto* v = std::get_if<int64_t>(&value)) {
+      abi.params.emplace_back(*v);
+    } else if (const auto* d = std::get_if<double>(&value)) {
+      abi.params.emplace_back(*d);
+    } else if (const auto* s = std::get_if<std::string>(&value)) {
+      strings.push_back(*s);
+      abi.params.emplace_back(strings.back().data());
+    } else if (const auto* ints = std::get_if<std::vector<int64_t>>(&value)) {
+      int_arrays.push_back(acl.create_int_array(ints->data(), ints->size()));
+      abi.params.emplace_back(static_cast<const aclIntArray*>(int_arrays.back()));
+    } else if (const auto* bools = std::get_if<std::vector<bool>>(&value)) {
+      std::unique_ptr<bool[]> flat(new bool[bools->size() + 1]);
+      for (size_t i = 0; i < bools->size(); ++i) flat[i] = (*bools)[i];
+      bool_arrays.push_back(acl.create_bool_array(flat.get(), bools->size()));
+      abi.params.emplace_back(static_cast<const aclBoolArray*>(bool_arrays.back()));
+    } else {
+      abi.params.emplace_back(static_cast<const aclIntArray*>(nullptr));
+    }
+  }
+  aclOpExecutor* executor = nullptr;
+  abi.workspace_size = &run.workspace_bytes;
+  abi.executor = &executor;
+  const OperatorSymbols* symbols = provider.Symbols(op);
+  EXPECT_NE(symbols, nullptr) << provider.spec() << " lacks " << op.name();
+  if (symbols) {
+    run.workspace_status = op.def().invoke_get_workspace_size(symbols->get_workspace_size, abi);
+    if (run.workspace_status == 0) {
+      void* workspace = nullptr;
+      if (run.workspace_bytes > 0) {
+        EXPECT_EQ(acl.malloc(&workspace, run.workspace_bytes, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+      }
+      run.execute_status = symbols->execute(workspace, run.workspace_bytes, executor, stream);
+      EXPECT_EQ(acl.synchronize_stream(stream), 0);
+      if (workspace) acl.free(workspace);
+    }
+  }
+  size_t buffer = 0;
+  for (size_t slot = 0; slot < args.tensors.size(); ++slot) {
+    if (!args.tensors[slot]) continue;
+    void* device = buffers[buffer++];
+    if (op.tensors()[slot].role == SlotRole::kOutput) {
+      std::vector<std::byte> host(call.tensor(op.tensors()[slot].name).bytes().size());
+      EXPECT_EQ(acl.memcpy(host.data(), host.size(), device, host.size(),
+                           ACL_MEMCPY_DEVICE_TO_HOST),
+                0);
+      run.outputs.emplace(std::string(op.tensors()[slot].name), std::move(host));
+    }
+    acl.free(device);
+  }
+  for (aclTensor* tensor : abi.tensors) acl.destroy_tensor(tensor);
+  for (aclIntArray* array : int_arrays) acl.destroy_int_array(array);
+  for (aclBoolArray* array : bool_arrays) acl.destroy_bool_array(array);
+  EXPECT_EQ(acl.destroy_stream(stream), 0);
+  EXPECT_EQ(acl.reset_device(0), 0);
+  return run;
+}
+
+// The values of an output buffer, read through the output's view in logical order.
+inline std::vector<double> OutputValues(CallBuilder& call, const SampleRun& run,
+                                        std::string_view slot) {
+  TensorView view = call.tensor(slot).view();
+  std::vector<std::byte> bytes = run.outputs.at(std::string(slot));
+  view.data = bytes.data();
+  return ReadAsDouble(view);
+}
+
+}  // namespace aclnn_check::testing

@@ -1,0 +1,61 @@
+// Runs an operator's float32 kernel (the cpu provider's) and its float64 reference on the same
+// call and checks every computed output with the operator's tolerance and rules.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "check/output_check.h"
+#include "support/call_builder.h"
+
+namespace aclnn_check::testing {
+
+struct KernelAgreement {
+  std::map<std::string, OutputCheck> outputs;  // by output slot name
+
+  bool passed() const {
+    for (const auto& [name, check] : outputs) {
+      if (!check.passed()) return false;
+    }
+    return true;
+  }
+  double max_ulp() const {
+    double worst = 0;
+    for (const auto& [name, check] : outputs) worst = std::max(worst, check.metrics.max_ulp);
+    return worst;
+  }
+  std::string Describe() const {
+    std::string text;
+    for (const auto& [name, check] : outputs) {
+      const ElementReport& w = check.metrics.worst;
+      text += name + ": " + std::to_string(check.metrics.failures) + " failures, max ulp " +
+              std::to_string(check.metrics.max_ulp) + ", worst [" + std::to_string(w.index) +
+              "] device " + std::to_string(w.device) + " ref " + std::to_string(w.reference) +
+              (w.rule.empty() ? "" : " rule " + w.rule) + "; ";
+    }
+    return text;
+  }
+};
+
+inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder& call) {
+  const OpArgs args = call.Args();
+  const ReferenceResult reference = op.Reference(args);
+  std::vector<std::byte> workspace(op.def().workspace_bytes(args) + 1);
+  op.def().compute(args, workspace.data());
+  KernelAgreement agreement;
+  for (size_t slot = 0; slot < reference.outputs.size(); ++slot) {
+    const ReferenceOutput& expected = reference.outputs[slot];
+    if (!expected.computed || !args.tensor(slot)) continue;
+    const TensorView& view = *args.tensor(slot);
+    const OutputTolerance& tol = op.Tolerance(op.tensors()[slot].name);
+    const std::vector<double> device = ReadAsDouble(view);
+    agreement.outputs.emplace(std::string(op.tensors()[slot].name),
+                              CheckOutput(op, expected, device, view.dtype,
+                                          Tolerance{tol.ulp, tol.c, DType::kFloat32}));
+  }
+  return agreement;
+}
+
+}  // namespace aclnn_check::testing
