@@ -63,6 +63,7 @@ Operator::Operator(const OperatorDef& def, std::string folder)
       rule.alt = entry.value("alt", "");
       if (entry.contains("status")) rule.status = entry.at("status").get<aclnnStatus>();
       rule.source = entry.value("source", "");
+      rule.accept_status = entry.value("accept_status", std::vector<aclnnStatus>{});
       if (rule.kind != "element" && rule.kind != "status" && rule.kind != "call") {
         BadDescription(folder_, "rule " + rule.id + ": kind must be element, status or call");
       }

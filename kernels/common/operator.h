@@ -143,6 +143,9 @@ struct RuleDef {
   std::string expect;  // element rules: "ref", "ref|alt", "nan", "0", ...
   std::string alt;     // element rules: what the alternative value is
   std::optional<aclnnStatus> status;  // status rules
+  // Call rules: statuses accepted instead of success when the rule applies (e.g. a kernel that
+  // does not support non-contiguous views may reject them with 161002 rather than miscompute).
+  std::vector<aclnnStatus> accept_status;
   std::string source;
 };
 
