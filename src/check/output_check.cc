@@ -59,6 +59,16 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
         tally.first_failure = static_cast<int64_t>(i);
       }
     }
+    const double rounded = RoundTo(ref, out);
+    if (!rule && !std::isfinite(rounded)) {
+      RuleTally& tally = check.rules["numerics.special_values"];
+      ++tally.applied;
+      if (passed) {
+        ++tally.held;
+      } else if (tally.first_failure < 0) {
+        tally.first_failure = static_cast<int64_t>(i);
+      }
+    }
     const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
     if (!rule && verdict.by_underflow) {
       ++m.underflow_accepted;
@@ -66,7 +76,6 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
       ++tally.applied;
       ++tally.held;
     }
-    const double rounded = RoundTo(ref, out);
     const bool finite = std::isfinite(rounded) && std::isfinite(dev);
     double ulp_error = verdict.ulp_error;
     if (finite) {

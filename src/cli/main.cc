@@ -1,18 +1,134 @@
 // aclnn-check: the command line (SPEC section 11).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
-#include "common/operator.h"
+#include "cases/case_file.h"
+#include "cases/case_schema.h"
+#include "cli/explain.h"
+#include "report/report_files.h"
+#include "report/report_json.h"
+#include "runner/run.h"
+
+namespace {
+
+using namespace aclnn_check;
+
+std::string CommandLine(int argc, char** argv) {
+  std::string text;
+  for (int i = 0; i < argc; ++i) text += (i ? " " : "") + std::string(argv[i]);
+  return text;
+}
+
+// CI systems set no terminal, or say so.
+bool InteractiveTerminal() {
+  return isatty(STDERR_FILENO) && !std::getenv("CI");
+}
+
+// --shard, else the variables CI systems and schedulers set.
+std::pair<int, int> ShardFromEnvironment(int total_for_indexed_job) {
+  if (const char* index = std::getenv("CI_NODE_INDEX")) {
+    const char* total = std::getenv("CI_NODE_TOTAL");
+    return ParseShard(std::string(index) + "/" + (total ? total : "1"));
+  }
+  if (const char* index = std::getenv("JOB_COMPLETION_INDEX")) {
+    if (total_for_indexed_job < 1) {
+      throw std::invalid_argument(
+          "JOB_COMPLETION_INDEX is set: give the job's completions with --shard-total N");
+    }
+    return ParseShard(std::to_string(std::stoi(index) + 1) + "/" + std::to_string(total_for_indexed_job));
+  }
+  return {1, 1};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"aclnn-check: conformance and benchmark harness for aclnn backward operators"};
   app.require_subcommand(1);
-  auto* list = app.add_subcommand("operators", "List the operators in the catalogue");
-  list->callback([] {
-    for (const auto& op : aclnn_check::Catalogue()) {
-      std::cout << op.name() << "\t" << op.summary() << "\n";
+  app.set_version_flag("--version", ACLNN_CHECK_VERSION);
+  int exit_code = 0;
+
+  RunOptions run;
+  std::string shard;
+  int shard_total = 0;
+  auto* run_cmd = app.add_subcommand("run", "Run case files on a provider and write reports");
+  run_cmd->add_option("cases", run.cases, "Case files or folders (default: cases)");
+  run_cmd->add_option("--provider", run.provider, "cpu, ref or PATH[:PATH...]")->capture_default_str();
+  run_cmd->add_option("--soc", run.soc, "SoC name to test as (overrides aclrtGetSocName)");
+  run_cmd->add_option("--filter", run.filter, "Glob on test point ids")->capture_default_str();
+  run_cmd->add_option("--shard", shard, "Run shard I of N (I/N, 1-based); default from CI_NODE_INDEX/CI_NODE_TOTAL or JOB_COMPLETION_INDEX");
+  run_cmd->add_option("--shard-total", shard_total, "Number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) gives the index");
+  run_cmd->add_option("--jobs,-j", run.jobs, "Worker threads")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--timeout", run.timeout_seconds, "Seconds per test point")->capture_default_str();
+  run_cmd->add_option("--report-dir", run.report_dir, "Where reports go")->capture_default_str();
+  run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
+  run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
+  run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
+  run_cmd->callback([&] {
+    try {
+      std::tie(run.shard_index, run.shard_total) = shard.empty() ? ShardFromEnvironment(shard_total) : ParseShard(shard);
+    } catch (const std::exception& error) {
+      std::cerr << "aclnn-check: " << error.what() << "\n";
+      exit_code = 2;
+      return;
+    }
+    run.progress = InteractiveTerminal();
+    run.command_line = CommandLine(argc, argv);
+    exit_code = Run(run);
+  });
+
+  std::string op_name;
+  auto* explain = app.add_subcommand("explain", "Axes, dtype matrix, rules and tolerances of an operator");
+  explain->add_option("op", op_name, "Operator name, e.g. LogitGrad")->required();
+  explain->callback([&] {
+    const Operator* op = FindOperator(op_name);
+    if (!op) {
+      std::cerr << "aclnn-check: unknown operator " << op_name << " (known:";
+      for (const Operator& known : Catalogue()) std::cerr << " " << known.name();
+      std::cerr << ")\n";
+      exit_code = 2;
+      return;
+    }
+    Explain(*op, std::cout);
+  });
+
+  auto* report = app.add_subcommand("report", "Work with reports");
+  report->require_subcommand(1);
+  std::vector<std::string> merge_inputs;
+  std::string merge_output = "reports/merged";
+  auto* merge = report->add_subcommand("merge", "Join shard reports into one and write all reports again");
+  merge->add_option("reports", merge_inputs, "report.json files")->required();
+  merge->add_option("-o,--output", merge_output, "Output folder")->capture_default_str();
+  merge->callback([&] {
+    try {
+      const nlohmann::json merged = MergeReports(merge_inputs);
+      WriteReports(merged, merge_output);
+      const auto& totals = merged.at("totals");
+      std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
+                << totals.at("failed") << " failed; reports in " << merge_output << "\n";
+      exit_code = totals.at("failed").get<int>() + totals.at("errors").get<int>() > 0 ? 1 : 0;
+    } catch (const std::exception& error) {
+      std::cerr << "aclnn-check: " << error.what() << "\n";
+      exit_code = 2;
     }
   });
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+
+  auto* schema = app.add_subcommand("schema", "Print the case-file JSON Schema (cases/schema.json)");
+  schema->callback([&] { std::cout << CaseFileSchema().dump(2) << "\n"; });
+
+  auto* operators = app.add_subcommand("operators", "List the operators in the catalogue");
+  operators->callback([&] {
+    for (const auto& op : Catalogue()) std::cout << op.name() << "\t" << op.summary() << "\n";
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);
+    return code == 0 ? 0 : 2;
+  }
+  return exit_code;
 }

@@ -1,0 +1,266 @@
+#include "cases/case_file.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "cases/case_schema.h"
+#include "cases/special_value.h"
+#include "core/status.h"
+
+namespace aclnn_check {
+namespace {
+
+using nlohmann::json;
+
+const valijson::Schema& CompiledSchema() {
+  static const auto schema = [] {
+    static const json document = CaseFileSchema();
+    auto compiled = std::make_unique<valijson::Schema>();
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(document);
+    parser.populateSchema(adapter, *compiled);
+    return compiled;
+  }();
+  return *schema;
+}
+
+// valijson's context ("<root>", "[axes]", "[0]") as a JSON pointer ("/axes/0").
+std::string Pointer(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (const std::string& part : context) {
+    if (part == "<root>") continue;
+    std::string key = part;
+    if (key.size() >= 2 && key.front() == '[' && key.back() == ']') key = key.substr(1, key.size() - 2);
+    if (key.size() >= 2 && key.front() == '"' && key.back() == '"') key = key.substr(1, key.size() - 2);
+    pointer += "/" + key;
+  }
+  return pointer.empty() ? "/" : pointer;
+}
+
+// The most specific schema errors: valijson also reports every enclosing allOf/if/then level.
+void ValidateAgainstSchema(const json& document, const std::string& path) {
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter target(document);
+  if (validator.validate(CompiledSchema(), target, &results)) return;
+  std::vector<valijson::ValidationResults::Error> errors;
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) errors.push_back(error);
+  size_t deepest = 0;
+  for (const auto& e : errors) deepest = std::max(deepest, e.context.size());
+  std::string message;
+  std::string pointer;
+  for (const auto& e : errors) {
+    if (e.context.size() != deepest) continue;
+    if (pointer.empty()) pointer = Pointer(e.context);
+    if (Pointer(e.context) != pointer) continue;
+    if (message.find(e.description) != std::string::npos) continue;
+    message += (message.empty() ? "" : "; ") + e.description;
+  }
+  throw InputError(path, pointer, message + " (schema: cases/schema.json)");
+}
+
+json ReadJson(const std::string& text, const std::string& path) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& error) {
+    throw InputError(path, "/", std::string("not valid JSON: ") + error.what());
+  }
+}
+
+InputSpec ParseInput(const json& entry, const std::string& path, const std::string& pointer) {
+  InputSpec spec;
+  spec.dist = entry.at("dist").get<std::string>();
+  auto need = [&](const char* key) {
+    if (!entry.contains(key)) {
+      throw InputError(path, pointer, "dist \"" + spec.dist + "\" needs \"" + key + "\"");
+    }
+    return entry.at(key).get<double>();
+  };
+  if (spec.dist == "uniform" || spec.dist == "grid") {
+    spec.low = need("low");
+    spec.high = need("high");
+    if (!(spec.low <= spec.high)) {
+      throw InputError(path, pointer + "/high", "high must not be below low");
+    }
+  }
+  if (spec.dist == "grid") spec.count = static_cast<int64_t>(need("count"));
+  if (spec.dist == "normal") {
+    spec.mean = entry.value("mean", 0.0);
+    spec.std = entry.value("std", 1.0);
+  }
+  if (entry.contains("specials")) {
+    const json& specials = entry.at("specials");
+    for (size_t i = 0; i < specials.size(); ++i) {
+      if (auto error = SpecialSyntaxError(specials[i])) {
+        throw InputError(path, pointer + "/specials/" + std::to_string(i), *error);
+      }
+      spec.specials.push_back(specials[i]);
+    }
+  }
+  return spec;
+}
+
+}  // namespace
+
+InputError::InputError(const std::string& file, const std::string& pointer,
+                       const std::string& message)
+    : std::runtime_error(file + ": " + pointer + ": " + message),
+      file_(file),
+      pointer_(pointer),
+      message_(message) {}
+
+bool CaseFile::RunsOn(Product product) const {
+  return products.empty() || std::find(products.begin(), products.end(), product) != products.end();
+}
+
+CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
+  const json document = ReadJson(text, path);
+  ValidateAgainstSchema(document, path);
+  CaseFile c;
+  c.path = path;
+  c.name = document.at("name").get<std::string>();
+  c.description = document.value("description", "");
+  c.op = FindOperator(document.at("op").get<std::string>());
+  const json axes = document.value("axes", json::object());
+
+  auto add_axis = [&](const std::string& name, const json& values) {
+    c.axes.emplace_back(name, values);
+  };
+  json dtypes = json::array();
+  for (DType dtype : ComputeDTypes()) dtypes.push_back(std::string(DTypeName(dtype)));
+  add_axis("dtype", axes.value("dtype", dtypes));
+  for (const AxisDef& axis : c.op->axes()) add_axis(axis.name, axes.value(axis.name, *axis.default_values));
+  for (const auto& [name, values] : axes.items()) {
+    if (name.find('.') == std::string::npos) continue;  // an override axis
+    if (name.starts_with("param.")) {
+      const std::string param = name.substr(6);
+      const ParamKind kind = c.op->params()[*c.op->ParamIndex(param)].kind;
+      for (size_t i = 0; i < values.size(); ++i) {
+        const json& v = values[i];
+        const bool ok = v.is_null() || (kind == ParamKind::kInt64 && v.is_number_integer()) ||
+                        (kind == ParamKind::kDouble && (v.is_number() || v.is_string())) ||
+                        (kind == ParamKind::kString && v.is_string()) ||
+                        (kind == ParamKind::kIntArray && v.is_array()) ||
+                        (kind == ParamKind::kBoolArray && v.is_array());
+        if (!ok) {
+          throw InputError(path, "/axes/" + name + "/" + std::to_string(i),
+                           "value does not fit parameter " + param + "'s type");
+        }
+      }
+    }
+    add_axis(name, values);
+  }
+
+  const json inputs = document.value("inputs", json::object());
+  for (const TensorSlot& slot : c.op->tensors()) {
+    if (slot.role != SlotRole::kInput) continue;
+    const std::string name(slot.name);
+    if (inputs.contains(name)) {
+      c.inputs[name] = ParseInput(inputs.at(name), path, "/inputs/" + name);
+      c.explicit_inputs.insert(name);
+    } else if (c.op->default_inputs().contains(name)) {
+      c.inputs[name] = ParseInput(c.op->default_inputs().at(name), c.op->folder() + "/operator.json",
+                                  "/default_inputs/" + name);
+    } else {
+      c.inputs[name] = InputSpec{};
+    }
+  }
+
+  for (const auto& layout : document.value("layout", json::array({"contiguous"}))) {
+    c.layouts.push_back(*Layout::Parse(layout.get<std::string>()));
+  }
+  if (document.contains("tolerance")) {
+    const json& tolerance = document.at("tolerance");
+    if (tolerance.contains("ulp")) c.ulp = tolerance.at("ulp").get<double>();
+    if (tolerance.contains("c")) {
+      const json& cval = tolerance.at("c");
+      if (cval.is_number()) {
+        c.c = cval.get<double>();
+      } else {
+        for (const auto& [output, value] : cval.items()) {
+          const auto index = c.op->TensorIndex(output);
+          if (!index || c.op->tensors()[*index].role != SlotRole::kOutput) {
+            throw InputError(path, "/tolerance/c/" + output, c.op->name() + " has no output " + output);
+          }
+          c.c_by_output[output] = value.get<double>();
+        }
+      }
+    }
+  }
+  if (document.contains("expect") && document.at("expect").is_object()) {
+    const json& expect = document.at("expect");
+    c.expect.pass = false;
+    const json& status = expect.at("status");
+    if (status.is_string()) {
+      const auto code = ParseStatusName(status.get<std::string>());
+      if (!code) {
+        throw InputError(path, "/expect/status",
+                         "unknown status name " + status.dump() +
+                             " (expected a number or a name such as ACLNN_ERR_PARAM_INVALID)");
+      }
+      c.expect.status = *code;
+    } else {
+      c.expect.status = status.get<aclnnStatus>();
+    }
+    for (size_t i = 0; i < expect.value("null", json::array()).size(); ++i) {
+      const std::string tensor = expect.at("null")[i].get<std::string>();
+      if (!c.op->TensorIndex(tensor)) {
+        throw InputError(path, "/expect/null/" + std::to_string(i),
+                         c.op->name() + " has no tensor " + tensor);
+      }
+      c.expect.null_tensors.push_back(tensor);
+    }
+  }
+  for (const auto& product : document.value("products", json::array())) {
+    c.products.push_back(*ParseProductName(product.get<std::string>()));
+  }
+  if (document.contains("timeout")) c.timeout_seconds = document.at("timeout").get<double>();
+  c.seed = document.value("seed", uint64_t{0});
+  return c;
+}
+
+CaseFile LoadCaseFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path.string(), "/", "cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseCaseFile(text.str(), path.string());
+}
+
+std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>& paths) {
+  std::vector<std::filesystem::path> files;
+  for (const std::string& path : paths) {
+    const std::filesystem::path root(path);
+    if (std::filesystem::is_regular_file(root)) {
+      files.push_back(root);
+      continue;
+    }
+    if (!std::filesystem::is_directory(root)) {
+      throw InputError(path, "/", "no such case file or folder");
+    }
+    auto it = std::filesystem::recursive_directory_iterator(root);
+    for (; it != std::filesystem::recursive_directory_iterator(); ++it) {
+      if (it->is_directory() && it->path().filename() == "profiles") {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file() && it->path().extension() == ".json" &&
+          it->path().filename() != "schema.json") {
+        files.push_back(it->path());
+      }
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
+}  // namespace aclnn_check

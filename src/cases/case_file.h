@@ -1,0 +1,76 @@
+// A case file (SPEC section 6): parsed, checked against the schema and then field by field, with
+// every error naming the file, the JSON pointer and what was expected.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/operator.h"
+#include "core/layout.h"
+#include "core/product.h"
+
+namespace aclnn_check {
+
+// Bad input: a case file, profile or report that cannot be used. what() is
+// "<file>: <json pointer>: <what was expected>".
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& file, const std::string& pointer, const std::string& message);
+  const std::string& file() const { return file_; }
+  const std::string& pointer() const { return pointer_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_, pointer_, message_;
+};
+
+struct InputSpec {
+  std::string dist = "uniform";  // uniform, normal, grid, exhaustive16
+  double low = 0, high = 1;      // uniform, grid
+  double mean = 0, std = 1;      // normal
+  int64_t count = 0;             // grid
+  std::vector<nlohmann::json> specials;
+};
+
+struct CaseExpect {
+  bool pass = true;
+  aclnnStatus status = ACLNN_SUCCESS;
+  std::vector<std::string> null_tensors;  // tensors passed as null pointers
+};
+
+struct CaseFile {
+  std::string path;
+  std::string name;
+  std::string description;
+  const Operator* op = nullptr;
+  // Axis name -> array of values, in the operator's order: "dtype", the operator's axes (defaults
+  // filled in), then the case's override axes (shape.<tensor>, dtype.<tensor>, param.<name>).
+  std::vector<std::pair<std::string, nlohmann::json>> axes;
+  std::map<std::string, InputSpec> inputs;  // every input tensor: the case's or the default
+  std::set<std::string> explicit_inputs;    // inputs the case file specifies
+  std::vector<Layout> layouts;
+  std::optional<double> ulp;
+  std::optional<double> c;                  // every output
+  std::map<std::string, double> c_by_output;
+  CaseExpect expect;
+  std::vector<Product> products;            // empty: every product
+  std::optional<double> timeout_seconds;
+  uint64_t seed = 0;
+
+  bool RunsOn(Product product) const;
+};
+
+CaseFile ParseCaseFile(const std::string& text, const std::string& path);
+CaseFile LoadCaseFile(const std::filesystem::path& path);
+// Case files under the given files and folders (folders recursively, *.json, skipping folders
+// named "profiles" and files named schema.json), sorted; throws InputError for a missing path.
+std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>& paths);
+
+}  // namespace aclnn_check

@@ -1,0 +1,84 @@
+#include "cases/input_generator.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace aclnn_check {
+namespace {
+
+uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+uint64_t Fnv1a(uint64_t hash, std::string_view text) {
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ull;
+  return hash;
+}
+
+// Counters at and above this value choose special positions; below, they draw values.
+constexpr uint64_t kSpecialCounters = uint64_t{1} << 62;
+
+}  // namespace
+
+CounterRandom::CounterRandom(uint64_t seed, std::string_view test_point_id, std::string_view tensor) {
+  uint64_t hash = 0xCBF29CE484222325ull;
+  hash = Fnv1a(hash, std::string_view(reinterpret_cast<const char*>(&seed), sizeof seed));
+  hash = Fnv1a(hash, test_point_id);
+  hash = Fnv1a(hash, std::string_view("\0", 1));
+  key_ = Mix(Fnv1a(hash, tensor));
+}
+
+uint64_t CounterRandom::Bits(uint64_t counter) const {
+  return Mix(key_ + Mix(counter + 0x9E3779B97F4A7C15ull));
+}
+
+double CounterRandom::Uniform(uint64_t counter) const {
+  return static_cast<double>(Bits(counter) >> 11) * 0x1p-53;
+}
+
+double CounterRandom::Normal(uint64_t counter) const {
+  const double u1 = 1.0 - Uniform(2 * counter);  // (0, 1]
+  const double u2 = Uniform(2 * counter + 1);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
+                                   const SpecialContext& ctx) {
+  std::vector<double> values(static_cast<size_t>(numel));
+  for (int64_t i = 0; i < numel; ++i) {
+    const uint64_t n = static_cast<uint64_t>(i);
+    double value;
+    if (spec.dist == "normal") {
+      value = spec.mean + spec.std * random.Normal(n);
+    } else if (spec.dist == "grid") {
+      const int64_t step = i % spec.count;
+      value = spec.count == 1 ? spec.low
+                              : spec.low + (spec.high - spec.low) * static_cast<double>(step) /
+                                               static_cast<double>(spec.count - 1);
+    } else if (spec.dist == "exhaustive16") {
+      const uint16_t bits = static_cast<uint16_t>(i & 0xFFFF);
+      value = ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
+    } else {
+      value = spec.low + (spec.high - spec.low) * random.Uniform(n);
+    }
+    values[i] = RoundTo(value, ctx.dtype);
+  }
+  if (spec.specials.empty() || numel == 0) return values;
+  const int64_t count = static_cast<int64_t>(spec.specials.size());
+  const int64_t positions = std::min(numel, std::max(count, numel / 8));
+  std::vector<bool> used(static_cast<size_t>(numel), false);
+  for (int64_t k = 0; k < positions; ++k) {
+    int64_t p = static_cast<int64_t>(random.Bits(kSpecialCounters + static_cast<uint64_t>(k)) %
+                                     static_cast<uint64_t>(numel));
+    while (used[p]) p = (p + 1) % numel;
+    used[p] = true;
+    values[p] = ResolveSpecial(spec.specials[k % count], ctx);
+  }
+  return values;
+}
+
+}  // namespace aclnn_check

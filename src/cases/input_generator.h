@@ -1,0 +1,31 @@
+// Deterministic input data: a counter-based generator keyed by (seed, test point id, tensor name),
+// so a test point gets the same data alone, in any order, in any shard, on any machine.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "cases/case_file.h"
+#include "cases/special_value.h"
+
+namespace aclnn_check {
+
+class CounterRandom {
+ public:
+  CounterRandom(uint64_t seed, std::string_view test_point_id, std::string_view tensor);
+  uint64_t Bits(uint64_t counter) const;     // 64 random bits for this counter
+  double Uniform(uint64_t counter) const;    // in [0, 1), 53 bits
+  double Normal(uint64_t counter) const;     // standard normal (Box-Muller on two counters)
+
+ private:
+  uint64_t key_;
+};
+
+// numel values of the distribution, specials injected at deterministic positions, each value
+// rounded to ctx.dtype. exhaustive16 walks every 16-bit pattern of fp16/bf16 (for float32: every
+// bf16 value, widened).
+std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
+                                   const SpecialContext& ctx);
+
+}  // namespace aclnn_check

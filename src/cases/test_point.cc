@@ -1,0 +1,170 @@
+#include "cases/test_point.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/status.h"
+
+namespace aclnn_check {
+namespace {
+
+using nlohmann::json;
+
+bool IsShapeAxis(const std::string& axis) {
+  return axis.ends_with("shape") || axis.starts_with("shape.");
+}
+
+// A label for an axis value in a test point id: no spaces, no glob characters.
+std::string ValueLabel(const std::string& axis, const json& value) {
+  std::string label;
+  if (value.is_string()) {
+    label = value.get<std::string>();
+  } else if (value.is_array()) {
+    const bool shape = IsShapeAxis(axis) && std::all_of(value.begin(), value.end(),
+                                                        [](const json& v) { return v.is_number_integer(); });
+    if (shape && value.empty()) return "scalar";
+    for (const json& item : value) {
+      label += (label.empty() ? "" : (shape ? "x" : ",")) + ValueLabel(axis, item);
+    }
+    if (value.empty()) label = "empty";
+  } else {
+    label = value.dump();
+  }
+  for (char& c : label) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == ' ' || c == '/' || c == '\'') c = '_';
+  }
+  return label;
+}
+
+double JsonToDouble(const json& value) {
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    if (text == "-inf") return -std::numeric_limits<double>::infinity();
+    return std::stod(text);
+  }
+  return value.get<double>();
+}
+
+ParamValue ToParam(ParamKind kind, const json& value) {
+  if (value.is_null()) return std::monostate{};
+  switch (kind) {
+    case ParamKind::kInt64:
+      return value.get<int64_t>();
+    case ParamKind::kDouble:
+      return JsonToDouble(value);
+    case ParamKind::kString:
+      return value.get<std::string>();
+    case ParamKind::kIntArray:
+      return value.get<std::vector<int64_t>>();
+    case ParamKind::kBoolArray:
+      return value.get<std::vector<bool>>();
+  }
+  return std::monostate{};
+}
+
+}  // namespace
+
+OpArgs DescriptorArgs(const TestPoint& point) {
+  OpArgs args;
+  for (const auto& tensor : point.plan.tensors) {
+    if (!tensor) {
+      args.tensors.push_back(std::nullopt);
+      continue;
+    }
+    args.tensors.push_back(LayoutView(tensor->dtype, tensor->shape, point.layout));
+  }
+  args.params = point.plan.params;
+  args.workspace_size_null = point.null_workspace_size;
+  args.executor_null = point.null_executor;
+  return args;
+}
+
+std::optional<double> EpsParameter(const TestPoint& point) {
+  const auto index = point.op().ParamIndex("eps");
+  if (!index) return std::nullopt;
+  if (const double* eps = std::get_if<double>(&point.plan.params[*index])) return *eps;
+  return std::nullopt;
+}
+
+std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
+  std::vector<TestPoint> points;
+  if (!c.RunsOn(product)) return points;
+  const Operator& op = *c.op;
+  std::vector<size_t> counter(c.axes.size(), 0);
+  const auto fail = [&](const std::string& id, const std::string& message) {
+    throw InputError(c.path, "/axes", "test point " + id + ": " + message);
+  };
+  while (true) {
+    for (const Layout& layout : c.layouts) {
+      TestPoint point;
+      point.case_file = &c;
+      point.layout = layout;
+      point.id = c.name;
+      json op_axes = json::object();
+      for (size_t a = 0; a < c.axes.size(); ++a) {
+        const auto& [name, values] = c.axes[a];
+        const json& value = values[counter[a]];
+        point.axis_values[name] = value;
+        point.id += "/" + name + "=" + ValueLabel(name, value);
+        if (name != "dtype" && name.find('.') == std::string::npos) op_axes[name] = value;
+      }
+      point.id += "/layout=" + layout.ToString();
+      point.dtype = *ParseDType(point.axis_values.at("dtype").get<std::string>());
+      std::string error;
+      std::optional<CallPlan> plan = op.def().plan(op_axes, point.dtype, &error);
+      if (!plan) fail(point.id, "cannot be planned: " + error);
+      point.plan = std::move(*plan);
+      for (const auto& [name, value] : point.axis_values.items()) {
+        const size_t dot = name.find('.');
+        if (dot == std::string::npos) continue;
+        const std::string kind = name.substr(0, dot), target = name.substr(dot + 1);
+        if (kind == "param") {
+          const size_t index = *op.ParamIndex(target);
+          point.plan.params[index] = ToParam(op.params()[index].kind, value);
+          continue;
+        }
+        const size_t index = *op.TensorIndex(target);
+        auto& tensor = point.plan.tensors[index];
+        if (!tensor) tensor = TensorPlan{point.dtype, {}};
+        if (kind == "shape") tensor->shape = value.get<Dims>();
+        if (kind == "dtype") tensor->dtype = *ParseDType(value.get<std::string>());
+      }
+      for (const std::string& name : c.expect.null_tensors) {
+        if (name == "workspaceSize") {
+          point.null_workspace_size = true;
+        } else if (name == "executor") {
+          point.null_executor = true;
+        } else {
+          point.plan.tensors[*op.TensorIndex(name)].reset();
+        }
+      }
+      point.expected = op.Validate(DescriptorArgs(point), product);
+      const bool matrix = point.expected.rule.starts_with("matrix.");
+      if (!matrix) {
+        if (c.expect.pass && !point.expected.ok()) {
+          fail(point.id, "the case expects success, but the documented checks reject it: " +
+                             point.expected.rule + " (" + point.expected.message + ")");
+        }
+        if (!c.expect.pass && point.expected.status != c.expect.status) {
+          fail(point.id, "the case expects status " + DescribeStatus(c.expect.status) +
+                             ", but the documented checks give " +
+                             DescribeStatus(point.expected.status) +
+                             (point.expected.ok() ? "" : " (" + point.expected.rule + ")"));
+        }
+      }
+      points.push_back(std::move(point));
+    }
+    size_t a = c.axes.size();
+    while (a > 0) {
+      --a;
+      if (++counter[a] < c.axes[a].second.size()) break;
+      counter[a] = 0;
+      if (a == 0) return points;
+    }
+    if (c.axes.empty()) return points;
+  }
+}
+
+}  // namespace aclnn_check

@@ -1,0 +1,16 @@
+#include "report/report_files.h"
+
+#include <filesystem>
+
+#include "report/atomic_file.h"
+#include "report/junit.h"
+
+namespace aclnn_check {
+
+void WriteReports(const nlohmann::json& report, const std::string& folder) {
+  const std::filesystem::path dir(folder);
+  WriteFileAtomically(dir / "report.json", report.dump(1) + "\n");
+  WriteFileAtomically(dir / "junit.xml", JUnitXml(report));
+}
+
+}  // namespace aclnn_check

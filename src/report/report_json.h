@@ -1,0 +1,34 @@
+// report.json (SPEC section 8): run metadata, every test point, totals and rule coverage. Totals
+// and coverage are computed from the test points, so merging shard reports recomputes them the
+// same way a single run does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runner/profile.h"
+#include "runner/result.h"
+
+namespace aclnn_check {
+
+constexpr int kReportSchemaVersion = 1;
+
+nlohmann::json TestPointJson(const TestPointResult& result);
+
+// metadata: the "run" object (provider, soc, product, host, times, command, ...).
+// operators: names of the operators whose rules belong in the coverage table.
+nlohmann::json BuildReport(nlohmann::json metadata, nlohmann::json test_points,
+                           const std::vector<std::string>& operators);
+
+nlohmann::json OverridesJson(const Profiles& profiles);
+
+// Joins shard reports (SPEC 8 `report merge`): test points by id (a duplicate id with another
+// verdict is an error), run metadata from the first with every shard listed. Throws InputError.
+nlohmann::json MergeReports(const std::vector<std::string>& paths);
+
+// Reads a report.json and checks its schema version; throws InputError.
+nlohmann::json LoadReport(const std::string& path);
+
+}  // namespace aclnn_check

@@ -1,0 +1,348 @@
+#include "runner/execute.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "cases/input_generator.h"
+#include "common/abi_call.h"
+#include "core/status.h"
+
+namespace aclnn_check {
+namespace {
+
+std::string ShellQuote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string StatusList(const std::vector<int>& statuses) {
+  std::string text;
+  for (int s : statuses) text += (text.empty() ? "" : " or ") + DescribeStatus(s);
+  return text;
+}
+
+// Storage element indices of a view, for telling bytes inside the view from bytes outside.
+std::vector<bool> InsideView(const TensorView& view, size_t buffer_bytes) {
+  const size_t size = DTypeSize(view.dtype);
+  std::vector<bool> inside(buffer_bytes, false);
+  ForEachElement(view, [&](int64_t, int64_t storage) {
+    for (size_t b = 0; b < size; ++b) inside[static_cast<size_t>(storage) * size + b] = true;
+  });
+  return inside;
+}
+
+// First byte offset where the buffers differ (optionally only outside the view), or -1.
+int64_t FirstChange(std::span<const std::byte> before, std::span<const std::byte> after,
+                    const std::vector<bool>* inside = nullptr) {
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    if (inside && (*inside)[i]) continue;
+    if (before[i] != after[i]) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+class Outcome {
+ public:
+  explicit Outcome(const Profiles& profiles) : profiles_(profiles) {}
+
+  // Records that a rule applied; a failure (held = false) becomes a finding unless waived.
+  void Rule(const std::string& id, bool held, const std::string& failure_message = "",
+            int64_t elements = 0) {
+    auto it = std::find_if(rules_.begin(), rules_.end(), [&](const RuleOutcome& r) { return r.id == id; });
+    if (it == rules_.end()) {
+      rules_.push_back({id, true, false, 0});
+      it = rules_.end() - 1;
+    }
+    const RuleOverride* override = profiles_.Find(id);
+    it->waived = override && override->waive;
+    it->elements += elements;
+    if (!held) {
+      it->held = false;
+      if (!it->waived) failures_.push_back({id, failure_message});
+    }
+  }
+  std::vector<RuleOutcome>& rules() { return rules_; }
+  std::vector<Finding>& failures() { return failures_; }
+
+ private:
+  const Profiles& profiles_;
+  std::vector<RuleOutcome> rules_;
+  std::vector<Finding> failures_;
+};
+
+std::string DescribeElement(const ElementReport& e) {
+  return "worst element [" + std::to_string(e.index) + "]: device " + std::to_string(e.device) +
+         ", reference " + std::to_string(e.reference) + ", " + std::to_string(e.ulp_error) + " ulp";
+}
+
+}  // namespace
+
+std::string ReproCommand(const TestPoint& point, const RunContext& context) {
+  return context.repro_prefix + " " + ShellQuote(point.case_file->path) + " --filter " +
+         ShellQuote(point.id);
+}
+
+PreparedPoint PreparePoint(const TestPoint& point) {
+  const Operator& op = point.op();
+  const CaseFile& c = *point.case_file;
+  PreparedPoint prepared;
+  prepared.tensors.resize(op.tensors().size());
+  const bool derive = op.def().derive_inputs && !op.derived_inputs().empty() &&
+                      std::none_of(op.derived_inputs().begin(), op.derived_inputs().end(),
+                                   [&](const std::string& t) { return c.explicit_inputs.count(t); });
+  for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+    const auto& plan = point.plan.tensors[slot];
+    if (!plan) continue;
+    const TensorSlot& def = op.tensors()[slot];
+    const bool input = def.role == SlotRole::kInput;
+    prepared.tensors[slot].emplace(plan->dtype, plan->shape, point.layout,
+                                   input ? kInputGapFill : kOutputSentinel);
+    if (!input || !IsFloating(plan->dtype)) continue;
+    const std::string name(def.name);
+    const InputSpec& spec = c.inputs.at(name);
+    const CounterRandom random(c.seed, point.id, name);
+    const SpecialContext ctx{plan->dtype, EpsParameter(point)};
+    prepared.tensors[slot]->Assign(GenerateValues(spec, NumElements(plan->shape), random, ctx));
+  }
+  for (const auto& tensor : prepared.tensors) {
+    prepared.args.tensors.push_back(tensor ? std::optional<TensorView>(tensor->view()) : std::nullopt);
+  }
+  prepared.args.params = point.plan.params;
+  prepared.args.workspace_size_null = point.null_workspace_size;
+  prepared.args.executor_null = point.null_executor;
+  if (derive && point.expected.ok()) op.def().derive_inputs(prepared.args);
+  if (point.expected.ok()) prepared.reference = op.Reference(prepared.args);
+  return prepared;
+}
+
+TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
+                                 const RunContext& context) {
+  const auto start = std::chrono::steady_clock::now();
+  const Operator& op = point.op();
+  const Provider& provider = *context.provider;
+  TestPointResult result;
+  result.id = point.id;
+  result.case_name = point.case_file->name;
+  result.case_path = point.case_file->path;
+  result.op = op.name();
+  result.dtype = std::string(DTypeName(point.dtype));
+  result.layout = point.layout.ToString();
+  result.axes = point.axis_values;
+  result.expected_status = point.expected.status;
+  result.expected_rule = point.expected.rule;
+  result.repro = ReproCommand(point, context);
+  const auto finish = [&](Verdict verdict) {
+    result.verdict = verdict;
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
+
+  const OperatorSymbols* symbols = provider.Symbols(op);
+  if (!symbols) return finish(Verdict::kNotProvided);
+
+  Outcome outcome(*context.profiles);
+  try {
+    PreparedPoint prepared = PreparePoint(point);
+    // Statuses the device may answer with.
+    std::vector<int> accepted = {point.expected.status};
+    bool any_status = false;
+    if (!point.expected.ok()) {
+      if (const RuleOverride* o = context.profiles->Find(point.expected.rule)) {
+        accepted.insert(accepted.end(), o->status.begin(), o->status.end());
+        any_status = o->waive;
+      }
+    }
+    std::vector<const RuleDef*> call_rules;
+    if (prepared.reference) {
+      for (RuleTag tag : prepared.reference->call_rules) {
+        const RuleDef& rule = op.RuleOfTag(tag);
+        call_rules.push_back(&rule);
+        accepted.insert(accepted.end(), rule.accept_status.begin(), rule.accept_status.end());
+      }
+    }
+    result.accepted_statuses = accepted;
+
+    // Device buffers: one per tensor, the same bytes as the host copy (gaps and sentinels too).
+    std::vector<std::optional<DeviceBuffer>> buffers(op.tensors().size());
+    std::vector<ProviderHandle<aclTensor>> tensors;
+    AbiCall abi;
+    for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+      if (!prepared.tensors[slot]) {
+        abi.tensors.push_back(nullptr);
+        continue;
+      }
+      const HostTensor& host = *prepared.tensors[slot];
+      buffers[slot].emplace(provider, host.bytes().size());
+      buffers[slot]->Upload(host.bytes());
+      tensors.push_back(session.CreateTensor(host.view(), *buffers[slot]));
+      abi.tensors.push_back(tensors.back().get());
+    }
+    std::vector<ProviderHandle<aclIntArray>> int_arrays;
+    std::vector<ProviderHandle<aclBoolArray>> bool_arrays;
+    std::vector<std::vector<char>> strings;
+    strings.reserve(point.plan.params.size());
+    for (const ParamValue& value : point.plan.params) {
+      if (const auto* v = std::get_if<int64_t>(&value)) {
+        abi.params.emplace_back(*v);
+      } else if (const auto* d = std::get_if<double>(&value)) {
+        abi.params.emplace_back(*d);
+      } else if (const auto* s = std::get_if<std::string>(&value)) {
+        strings.emplace_back(s->begin(), s->end());
+        strings.back().push_back('\0');
+        abi.params.emplace_back(strings.back().data());
+      } else if (const auto* ints = std::get_if<std::vector<int64_t>>(&value)) {
+        int_arrays.push_back(session.CreateIntArray(*ints));
+        abi.params.emplace_back(static_cast<const aclIntArray*>(int_arrays.back().get()));
+      } else if (const auto* bools = std::get_if<std::vector<bool>>(&value)) {
+        bool_arrays.push_back(session.CreateBoolArray(*bools));
+        abi.params.emplace_back(static_cast<const aclBoolArray*>(bool_arrays.back().get()));
+      } else {
+        // A null pointer of the parameter's own kind.
+        const ParamKind kind = op.params()[abi.params.size()].kind;
+        if (kind == ParamKind::kString) {
+          abi.params.emplace_back(static_cast<char*>(nullptr));
+        } else if (kind == ParamKind::kBoolArray) {
+          abi.params.emplace_back(static_cast<const aclBoolArray*>(nullptr));
+        } else {
+          abi.params.emplace_back(static_cast<const aclIntArray*>(nullptr));
+        }
+      }
+    }
+    uint64_t workspace_bytes = 0;
+    aclOpExecutor* executor = nullptr;
+    abi.workspace_size = point.null_workspace_size ? nullptr : &workspace_bytes;
+    abi.executor = point.null_executor ? nullptr : &executor;
+
+    const aclnnStatus status = op.def().invoke_get_workspace_size(symbols->get_workspace_size, abi);
+    result.status = status;
+    if (status != 0) result.provider_message = provider.RecentError();
+    const bool status_ok =
+        any_status || std::find(accepted.begin(), accepted.end(), status) != accepted.end();
+    const std::string status_rule = point.expected.ok() ? "harness.status" : point.expected.rule;
+    outcome.Rule(status_rule, status_ok,
+                 "GetWorkspaceSize returned " + DescribeStatus(status) + ", expected " +
+                     StatusList(accepted) +
+                     (result.provider_message.empty() ? "" : " (provider: " + result.provider_message + ")"));
+    for (const RuleDef* rule : call_rules) {
+      if (!rule->accept_status.empty()) {
+        const bool rejected_as_allowed =
+            std::find(rule->accept_status.begin(), rule->accept_status.end(), status) !=
+            rule->accept_status.end();
+        if (rejected_as_allowed) outcome.Rule(rule->id, true);
+      }
+    }
+
+    if (status != 0) {
+      // A rejected call writes nothing.
+      for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+        if (!buffers[slot] || op.tensors()[slot].role != SlotRole::kOutput) continue;
+        const std::vector<std::byte> after = buffers[slot]->Download();
+        const int64_t changed = FirstChange(prepared.tensors[slot]->bytes(), after);
+        outcome.Rule("harness.reject_writes_nothing", changed < 0,
+                     std::string(op.tensors()[slot].name) + " changed at byte " +
+                         std::to_string(changed) + " by a rejected call");
+      }
+    } else if (point.expected.ok()) {
+      result.workspace_bytes = workspace_bytes;
+      std::optional<DeviceBuffer> workspace;
+      if (workspace_bytes > 0) workspace.emplace(provider, workspace_bytes);
+      const aclnnStatus executed = symbols->execute(workspace ? workspace->data() : nullptr,
+                                                    workspace_bytes, executor, session.stream());
+      result.execute_status = executed;
+      session.Synchronize();
+      if (executed != 0) result.provider_message = provider.RecentError();
+      outcome.Rule("harness.status", executed == 0,
+                   "execute returned " + DescribeStatus(executed) +
+                       (result.provider_message.empty() ? "" : " (provider: " + result.provider_message + ")"));
+
+      // Inputs decoded once, for the worst elements' input values.
+      std::map<std::string, std::vector<double>> input_values;
+      for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+        if (!buffers[slot]) continue;
+        const TensorSlot& def = op.tensors()[slot];
+        const HostTensor& host = *prepared.tensors[slot];
+        const std::vector<std::byte> after = buffers[slot]->Download();
+        if (def.role == SlotRole::kInput) {
+          const int64_t changed = FirstChange(host.bytes(), after);
+          outcome.Rule("harness.inputs_unchanged", changed < 0,
+                       std::string(def.name) + " changed at byte " + std::to_string(changed));
+          if (IsFloating(host.view().dtype)) input_values[std::string(def.name)] = host.Values();
+          continue;
+        }
+        const ReferenceOutput& expected = prepared.reference->outputs[slot];
+        if (!expected.computed) {
+          const int64_t changed = FirstChange(host.bytes(), after);
+          outcome.Rule("harness.untouched_output", changed < 0,
+                       std::string(def.name) + " must be left untouched but changed at byte " +
+                           std::to_string(changed));
+          continue;
+        }
+        const std::vector<bool> inside = InsideView(host.view(), after.size());
+        const int64_t outside = FirstChange(host.bytes(), after, &inside);
+        outcome.Rule("harness.writes_inside_view", outside < 0,
+                     std::string(def.name) + " written outside its view at byte " +
+                         std::to_string(outside));
+        TensorView view = host.view();
+        view.data = const_cast<std::byte*>(after.data());
+        const std::vector<double> device = ReadAsDouble(view);
+        const OutputTolerance& documented = op.Tolerance(def.name);
+        Tolerance tolerance{documented.ulp, documented.c, DType::kFloat32};
+        const CaseFile& c = *point.case_file;
+        if (c.ulp) tolerance.ulp = *c.ulp;
+        if (c.c) tolerance.c = *c.c;
+        if (auto it = c.c_by_output.find(std::string(def.name)); it != c.c_by_output.end()) {
+          tolerance.c = it->second;
+        }
+        const Profiles& profiles = *context.profiles;
+        const OutputCheck check = CheckOutput(
+            op, expected, device, view.dtype, tolerance, [&](const RuleDef& rule) -> const Expectation& {
+              const RuleOverride* o = profiles.Find(rule.id);
+              return o && o->expect ? *o->expect : DocumentedExpectation(rule);
+            });
+        OutputResult output{std::string(def.name), std::string(DTypeName(view.dtype)), check.metrics, {}};
+        for (const auto& [input, values] : input_values) {
+          if (values.size() == device.size() && check.metrics.worst.index >= 0) {
+            output.worst_inputs[input] = values[check.metrics.worst.index];
+          }
+        }
+        int64_t rule_failures = 0;
+        for (const auto& [rule_id, tally] : check.rules) {
+          if (rule_id == "numerics.rounding_bias" || rule_id == "numerics.underflow") continue;
+          rule_failures += tally.applied - tally.held;
+          outcome.Rule(rule_id, tally.held == tally.applied,
+                       std::string(def.name) + ": " + std::to_string(tally.applied - tally.held) +
+                           " of " + std::to_string(tally.applied) + " elements differ, first at [" +
+                           std::to_string(tally.first_failure) + "]",
+                       tally.applied);
+        }
+        const int64_t plain_failures = check.metrics.failures - rule_failures;
+        outcome.Rule("numerics.element_bound", plain_failures == 0,
+                     std::string(def.name) + ": " + std::to_string(plain_failures) + " of " +
+                         std::to_string(check.metrics.elements) + " elements outside the bound; " +
+                         DescribeElement(check.metrics.worst),
+                     check.metrics.elements);
+        if (check.metrics.rounding_bias) {
+          outcome.Rule("numerics.rounding_bias", check.metrics.rounding_bias_ok,
+                       std::string(def.name) + ": mean signed error " +
+                           std::to_string(*check.metrics.rounding_bias) + " ulp (limit 0.1)");
+        }
+        if (check.metrics.underflow_accepted > 0) outcome.Rule("numerics.underflow", true);
+        result.outputs.push_back(std::move(output));
+      }
+      for (const RuleDef* rule : call_rules) outcome.Rule(rule->id, outcome.failures().empty());
+    }
+  } catch (const std::exception& error) {
+    result.failures = outcome.failures();
+    result.failures.push_back({"harness.status", std::string("harness error: ") + error.what()});
+    result.rules = outcome.rules();
+    return finish(Verdict::kError);
+  }
+  result.failures = outcome.failures();
+  result.rules = outcome.rules();
+  return finish(result.failures.empty() ? Verdict::kPassed : Verdict::kFailed);
+}
+
+}  // namespace aclnn_check

@@ -1,0 +1,42 @@
+// Runs one test point on a device: lays the inputs out and uploads them, makes the two-phase call,
+// and checks status, outputs, rules, untouched bytes and unchanged inputs (SPEC sections 2 and 5).
+#pragma once
+
+#include <string>
+
+#include "cases/test_point.h"
+#include "core/host_tensor.h"
+#include "provider/device.h"
+#include "runner/profile.h"
+#include "runner/result.h"
+
+namespace aclnn_check {
+
+struct RunContext {
+  const Provider* provider = nullptr;
+  Product product = Product::kA2;
+  const Profiles* profiles = nullptr;
+  // The command that reruns exactly one test point, without the --filter part.
+  std::string repro_prefix;
+};
+
+// The host side of a test point: inputs generated and laid out, outputs pre-filled with a
+// sentinel, and the float64 reference when the call must succeed.
+struct PreparedPoint {
+  std::vector<std::optional<HostTensor>> tensors;  // per TensorSlot
+  OpArgs args;                                     // views into `tensors`
+  std::optional<ReferenceResult> reference;
+};
+PreparedPoint PreparePoint(const TestPoint& point);
+
+// Bytes that fill output buffers before the call and input buffers outside the views.
+constexpr std::byte kOutputSentinel{0xA5};
+constexpr std::byte kInputGapFill{0xFF};
+
+TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
+                                 const RunContext& context);
+
+// The repro command of a test point.
+std::string ReproCommand(const TestPoint& point, const RunContext& context);
+
+}  // namespace aclnn_check

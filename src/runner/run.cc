@@ -1,0 +1,271 @@
+#include "runner/run.h"
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include "cases/test_point.h"
+#include "core/sha256.h"
+#include "report/atomic_file.h"
+#include "report/report_files.h"
+#include "report/report_json.h"
+#include "runner/execute.h"
+
+namespace aclnn_check {
+namespace {
+
+std::string IsoTime(std::chrono::system_clock::time_point time) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(time);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// The matrix checks of SPEC section 3: for each operator in the run and each floating dtype the
+// product does not list, one call that must be rejected with 161002.
+std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators,
+                                                   Product product) {
+  std::vector<std::unique_ptr<CaseFile>> cases;
+  for (const Operator& op : Catalogue()) {
+    if (!operators.count(&op)) continue;
+    nlohmann::json dtypes = nlohmann::json::array();
+    for (DType dtype : ComputeDTypes()) {
+      if (!op.Supports(product, dtype)) dtypes.push_back(std::string(DTypeName(dtype)));
+    }
+    if (dtypes.empty()) continue;
+    auto c = std::make_unique<CaseFile>();
+    c->path = "<matrix>";
+    c->name = "matrix." + op.id();
+    c->op = &op;
+    c->axes.emplace_back("dtype", dtypes);
+    for (const AxisDef& axis : op.axes()) {
+      c->axes.emplace_back(axis.name, nlohmann::json::array({(*axis.default_values)[0]}));
+    }
+    for (const TensorSlot& slot : op.tensors()) {
+      if (slot.role == SlotRole::kInput) c->inputs[std::string(slot.name)] = InputSpec{};
+    }
+    c->layouts = {Layout{}};
+    c->expect.pass = false;
+    c->expect.status = ACLNN_ERR_PARAM_INVALID;
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+class Progress {
+ public:
+  Progress(bool enabled, size_t total) : enabled_(enabled), total_(total), start_(Clock::now()) {}
+  void Update(size_t done, size_t failed) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
+    std::lock_guard lock(mutex_);
+    std::cerr << "\r[" << done << "/" << total_ << "] " << failed << " failed, ETA "
+              << static_cast<int>(eta + 0.5) << " s   " << std::flush;
+  }
+  void Finish() {
+    if (enabled_) std::cerr << "\n";
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  size_t total_;
+  Clock::time_point start_;
+  std::mutex mutex_;
+};
+
+std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
+  std::string prefix = "aclnn-check run --provider '" + options.provider + "' --soc " + soc;
+  for (const std::string& profile : options.profiles) prefix += " --profile '" + profile + "'";
+  return prefix;
+}
+
+}  // namespace
+
+std::pair<int, int> ParseShard(const std::string& text) {
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) throw std::invalid_argument("--shard expects I/N, e.g. 2/3");
+  const int index = std::stoi(text.substr(0, slash));
+  const int total = std::stoi(text.substr(slash + 1));
+  if (total < 1 || index < 1 || index > total) {
+    throw std::invalid_argument("--shard " + text + ": expected 1 <= I <= N");
+  }
+  return {index, total};
+}
+
+int Run(const RunOptions& options) {
+  const auto started = std::chrono::system_clock::now();
+  const auto steady_start = std::chrono::steady_clock::now();
+  const bool bundled = options.provider == "cpu" || options.provider == "ref";
+  if (bundled && options.soc) setenv("ACLNN_CPU_SOC", options.soc->c_str(), 1);
+
+  std::unique_ptr<Provider> provider;
+  std::string soc;
+  Product product;
+  std::vector<std::unique_ptr<CaseFile>> cases;
+  std::vector<TestPoint> points;
+  try {
+    provider = Provider::Load(options.provider);
+    const std::optional<std::string> reported = provider->SocName();
+    soc = options.soc ? *options.soc : reported.value_or("");
+    if (soc.empty()) {
+      std::cerr << "aclnn-check: the provider has no aclrtGetSocName; name the product with --soc\n";
+      return 2;
+    }
+    const std::optional<Product> known = ProductOfSoc(soc);
+    if (!known) {
+      std::cerr << "aclnn-check: SoC '" << soc
+                << "' is not a known Ascend product (SPEC section 3); name one with --soc\n";
+      return 2;
+    }
+    product = *known;
+    std::set<const Operator*> operators;
+    for (const auto& path : FindCaseFiles(options.cases)) {
+      cases.push_back(std::make_unique<CaseFile>(LoadCaseFile(path)));
+      operators.insert(cases.back()->op);
+    }
+    for (auto& matrix : MatrixCases(operators, product)) cases.push_back(std::move(matrix));
+    std::set<std::string> ids;
+    for (const auto& c : cases) {
+      for (TestPoint& point : ExpandCase(*c, product)) {
+        if (c->path == "<matrix>") point.id = "matrix/" + c->op->name() + "/dtype=" + std::string(DTypeName(point.dtype));
+        if (!ids.insert(point.id).second) {
+          throw InputError(c->path, "/name", "test point id " + point.id +
+                                                 " occurs twice (two case files with the same name?)");
+        }
+        points.push_back(std::move(point));
+      }
+    }
+  } catch (const InputError& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  } catch (const ProviderError& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+
+  Profiles profiles;
+  try {
+    profiles = Profiles::Load(options.profiles);
+  } catch (const InputError& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+
+  std::vector<const TestPoint*> selected;
+  size_t position = 0;
+  for (const TestPoint& point : points) {
+    if (fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
+    if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 != options.shard_index) continue;
+    selected.push_back(&point);
+  }
+  if (options.list_only) {
+    for (const TestPoint* point : selected) std::cout << point->id << "\n";
+    return 0;
+  }
+
+  RunContext context{provider.get(), product, &profiles, ReproPrefix(options, soc)};
+  std::vector<TestPointResult> results(selected.size());
+  std::atomic<size_t> next{0}, done{0}, failed{0};
+  std::mutex output;
+  Progress progress(options.progress, selected.size());
+  std::atomic<bool> setup_failed{false};
+  std::string setup_error;
+  auto worker = [&] {
+    std::unique_ptr<DeviceSession> session;
+    try {
+      session = std::make_unique<DeviceSession>(*provider);
+    } catch (const ProviderError& error) {
+      std::lock_guard lock(output);
+      setup_failed = true;
+      setup_error = error.what();
+      return;
+    }
+    for (size_t i = next++; i < selected.size(); i = next++) {
+      results[i] = ExecuteTestPoint(*selected[i], *session, context);
+      const TestPointResult& r = results[i];
+      const bool bad = r.verdict == Verdict::kFailed || r.verdict == Verdict::kError ||
+                       (options.require_all && r.verdict == Verdict::kNotProvided);
+      if (bad) {
+        ++failed;
+        std::lock_guard lock(output);
+        if (options.progress) std::cerr << "\r";
+        std::cout << "FAIL " << r.id;
+        if (!r.failures.empty()) std::cout << "\n  " << r.failures[0].rule << ": " << r.failures[0].message;
+        if (r.verdict == Verdict::kNotProvided) std::cout << "\n  the provider does not export " << r.op;
+        std::cout << "\n  repro: " << r.repro << "\n" << std::flush;
+      }
+      progress.Update(++done, failed);
+    }
+  };
+  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(selected.size(), 1))));
+  std::vector<std::thread> threads;
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  for (std::thread& thread : threads) thread.join();
+  progress.Finish();
+  if (setup_failed) {
+    std::cerr << "aclnn-check: " << setup_error << "\n";
+    return 2;
+  }
+
+  nlohmann::json test_points = nlohmann::json::array();
+  for (const TestPointResult& r : results) test_points.push_back(TestPointJson(r));
+  nlohmann::json provider_files = nlohmann::json::array();
+  for (const std::string& path : provider->paths()) {
+    provider_files.push_back({{"path", path}, {"sha256", Sha256OfFile(path)}});
+  }
+  const nlohmann::json metadata = {
+      {"provider", {{"spec", options.provider}, {"libraries", provider_files}}},
+      {"soc", soc},
+      {"product", std::string(ProductName(product))},
+      {"host", HostName()},
+      {"git_revision", ACLNN_CHECK_GIT_REVISION},
+      {"started", IsoTime(started)},
+      {"duration_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count()},
+      {"command", options.command_line},
+      {"filter", options.filter},
+      {"shard", std::to_string(options.shard_index) + "/" + std::to_string(options.shard_total)},
+      {"jobs", jobs},
+      {"require_all", options.require_all},
+      {"overrides", OverridesJson(profiles)},
+  };
+  std::vector<std::string> operator_names;
+  for (const auto& c : cases) {
+    if (std::find(operator_names.begin(), operator_names.end(), c->op->name()) == operator_names.end()) {
+      operator_names.push_back(c->op->name());
+    }
+  }
+  const nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
+  try {
+    WriteReports(report, options.report_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+  const auto& totals = report.at("totals");
+  std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
+            << totals.at("failed") << " failed, " << totals.at("not_provided") << " not provided, "
+            << totals.at("errors") << " errors (" << soc << ", " << ProductName(product)
+            << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace aclnn_check

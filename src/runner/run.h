@@ -1,0 +1,35 @@
+// `aclnn-check run`: loads and expands every case before running anything, adds the product's
+// matrix checks, filters and shards, runs the points on --jobs workers, and writes the reports.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aclnn_check {
+
+struct RunOptions {
+  std::vector<std::string> cases = {"cases"};
+  std::string provider = "cpu";
+  std::optional<std::string> soc;
+  std::string filter = "*";
+  int shard_index = 1;  // 1-based
+  int shard_total = 1;
+  int jobs = 1;
+  double timeout_seconds = 60;
+  std::string report_dir = "reports/latest";
+  bool require_all = false;
+  bool list_only = false;
+  std::vector<std::string> profiles;
+  bool progress = false;  // a progress line on stderr
+  std::string command_line;  // as typed, for the report
+};
+
+// Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input.
+int Run(const RunOptions& options);
+
+// I/N from "--shard I/N" or the environment (CI_NODE_INDEX/CI_NODE_TOTAL, or
+// JOB_COMPLETION_INDEX with a given total); throws std::invalid_argument.
+std::pair<int, int> ParseShard(const std::string& text);
+
+}  // namespace aclnn_check
