@@ -22,10 +22,8 @@ std::unordered_set<aclOpExecutor*>& LiveExecutors() {
   return executors;
 }
 
-std::optional<Product> EmulatedProduct() {
-  static const std::optional<Product> product = ProductOfSoc(EmulatedSocName());
-  return product;
-}
+// Read on every call: a process may switch the emulated product between runs.
+std::optional<Product> EmulatedProduct() { return ProductOfSoc(EmulatedSocName()); }
 
 aclnnStatus Fail(aclnnStatus status, std::string message) {
   SetLastError(std::move(message));

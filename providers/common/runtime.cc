@@ -62,7 +62,9 @@ aclError aclrtResetDevice(int32_t device_id) {
 }
 
 const char* aclrtGetSocName() {
-  static const std::string soc = aclnn_check::EmulatedSocName();
+  // One string per thread, refreshed from ACLNN_CPU_SOC on every call.
+  thread_local std::string soc;
+  soc = aclnn_check::EmulatedSocName();
   return soc.c_str();
 }
 

@@ -87,8 +87,8 @@ json OperatorClause(const Operator& op) {
   patterns["^dtype\\.(" + Alternation(tensors) + ")$"] =
       NonEmptyArrayOf({{"$ref", "#/definitions/dtype"}});
   if (!params.empty()) patterns["^param\\.(" + Alternation(params) + ")$"] = NonEmptyArrayOf({});
-  json input_names = json::array();
-  for (const std::string& name : inputs) input_names.push_back(name);
+  json input_properties = json::object();
+  for (const std::string& name : inputs) input_properties[name] = json::object();
   return {{"if", {{"properties", {{"op", {{"const", op.name()}}}}}, {"required", {"op"}}}},
           {"then",
            {{"properties",
@@ -97,7 +97,8 @@ json OperatorClause(const Operator& op) {
                 {"additionalProperties", false},
                 {"properties", axes_properties},
                 {"patternProperties", patterns}}},
-              {"inputs", {{"propertyNames", {{"enum", input_names}}}}}}}}}};
+              {"inputs",
+               {{"additionalProperties", false}, {"properties", input_properties}}}}}}}};
 }
 
 }  // namespace

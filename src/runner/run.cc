@@ -92,6 +92,26 @@ class Progress {
   std::mutex mutex_;
 };
 
+// Sets an environment variable for the lifetime of the object, then restores it.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value->c_str(), 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
 std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   std::string prefix = "aclnn-check run --provider '" + options.provider + "' --soc " + soc;
   for (const std::string& profile : options.profiles) prefix += " --profile '" + profile + "'";
@@ -115,7 +135,8 @@ int Run(const RunOptions& options) {
   const auto started = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
   const bool bundled = options.provider == "cpu" || options.provider == "ref";
-  if (bundled && options.soc) setenv("ACLNN_CPU_SOC", options.soc->c_str(), 1);
+  // The bundled providers emulate the product named by ACLNN_CPU_SOC.
+  const ScopedEnvironment emulated_soc("ACLNN_CPU_SOC", bundled ? options.soc : std::nullopt);
 
   std::unique_ptr<Provider> provider;
   std::string soc;

@@ -1,0 +1,125 @@
+// Bad case files get an error naming the file, the JSON pointer and what was expected.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cases/case_file.h"
+#include "cases/case_schema.h"
+#include "cases/test_point.h"
+
+namespace aclnn_check {
+namespace {
+
+InputError ErrorOf(const std::string& text) {
+  try {
+    const CaseFile c = ParseCaseFile(text, "bad.json");
+    ExpandCase(c, Product::kA2);
+  } catch (const InputError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "no error for " << text;
+  return InputError("", "", "");
+}
+
+void ExpectError(const std::string& text, const std::string& pointer, const std::string& words) {
+  const InputError error = ErrorOf(text);
+  EXPECT_EQ(error.file(), "bad.json") << error.what();
+  EXPECT_EQ(error.pointer(), pointer) << error.what();
+  EXPECT_NE(error.message().find(words), std::string::npos) << error.what();
+}
+
+const std::string kHead = R"("name": "t", "op": "HardswishBackward")";
+
+TEST(CaseFileErrors, NotJson) { ExpectError("{", "/", "not valid JSON"); }
+
+TEST(CaseFileErrors, UnknownTopLevelKey) {
+  ExpectError("{" + kHead + R"(, "sead": 1})", "/", "sead");
+}
+
+TEST(CaseFileErrors, WrongType) { ExpectError("{" + kHead + R"(, "seed": "one"})", "/seed", "type"); }
+
+TEST(CaseFileErrors, UnknownOperator) {
+  ExpectError(R"({"name": "t", "op": "HardSwishBackwards"})", "/op", "enum");
+}
+
+TEST(CaseFileErrors, MissingName) { ExpectError(R"({"op": "HardswishBackward"})", "/", "name"); }
+
+TEST(CaseFileErrors, UnknownAxis) {
+  ExpectError("{" + kHead + R"(, "axes": {"shap": [[2]]}})", "/axes", "shap");
+}
+
+TEST(CaseFileErrors, UnknownDType) {
+  ExpectError("{" + kHead + R"(, "axes": {"dtype": ["float8"]}})", "/axes/dtype/0", "enum");
+}
+
+TEST(CaseFileErrors, EmptyAxis) {
+  ExpectError("{" + kHead + R"(, "axes": {"shape": []}})", "/axes/shape", "");
+}
+
+TEST(CaseFileErrors, NegativeDimension) {
+  ExpectError("{" + kHead + R"(, "axes": {"shape": [[2, -1]]}})", "/axes/shape/0/1", "");
+}
+
+TEST(CaseFileErrors, BadSpecial) {
+  ExpectError("{" + kHead + R"j(, "inputs": {"self": {"dist": "normal", "specials": ["3", "next_up(q)"]}}})j",
+              "/inputs/self/specials/1", "not a special value");
+}
+
+TEST(CaseFileErrors, UnknownInputTensor) {
+  ExpectError("{" + kHead + R"(, "inputs": {"x": {"dist": "normal"}}})", "/inputs", "x");
+}
+
+TEST(CaseFileErrors, UniformWithoutBounds) {
+  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "uniform", "low": 0}}})", "/inputs/self",
+              "high");
+}
+
+TEST(CaseFileErrors, BadLayout) {
+  ExpectError("{" + kHead + R"(, "layout": ["strided:0"]})", "/layout/0", "");
+}
+
+TEST(CaseFileErrors, UnknownStatusName) {
+  ExpectError("{" + kHead + R"(, "expect": {"status": "ACLNN_ERR_BOGUS"}})", "/expect/status", "ACLNN_ERR_BOGUS");
+}
+
+TEST(CaseFileErrors, UnknownNullTensor) {
+  ExpectError("{" + kHead + R"(, "expect": {"status": 161001, "null": ["x"]}})", "/expect/null/0", "x");
+}
+
+TEST(CaseFileErrors, ExpectationThatContradictsTheDocumentedChecks) {
+  ExpectError("{" + kHead + R"(, "axes": {"shape": [[2]], "shape.out": [[3]]}})", "/axes",
+              "hardswish.check.shape");
+  ExpectError("{" + kHead + R"(, "expect": {"status": 161001}})", "/axes", "161001");
+}
+
+TEST(CaseFileParse, DefaultsAndOverridesExpand) {
+  const CaseFile c = ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["float32", "float16"],
+      "shape": [[4], [2, 3]], "shape.out": [[5]]}, "expect": {"status": "ACLNN_ERR_PARAM_INVALID"},
+      "layout": ["contiguous", "transposed"]})", "ok.json");
+  const std::vector<TestPoint> points = ExpandCase(c, Product::kA2);
+  ASSERT_EQ(points.size(), 2u * 2u * 1u * 2u);
+  EXPECT_EQ(points[0].id, "t/dtype=float32/shape=4/shape.out=5/layout=contiguous");
+  EXPECT_EQ(points[3].id, "t/dtype=float32/shape=2x3/shape.out=5/layout=transposed");
+  EXPECT_EQ(points[0].expected.rule, "hardswish.check.shape");
+  EXPECT_EQ(points[0].plan.tensors[2]->shape, (Dims{5}));
+}
+
+TEST(CaseFileParse, UnsupportedDTypeBecomesAMatrixCheckInsteadOfAnError) {
+  const CaseFile c = ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["bfloat16"]}})", "ok.json");
+  const std::vector<TestPoint> points = ExpandCase(c, Product::kTrain);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].expected.rule, "matrix.hardswish.bfloat16");
+}
+
+TEST(CaseSchema, CommittedCopyMatchesTheCatalogue) {
+  std::ifstream in(std::string(ACLNN_CHECK_SOURCE_DIR) + "/cases/schema.json");
+  ASSERT_TRUE(in) << "cases/schema.json is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(nlohmann::json::parse(text.str()), CaseFileSchema())
+      << "regenerate: build/bin/aclnn-check schema > cases/schema.json && tools/format_json.py cases/schema.json";
+}
+
+}  // namespace
+}  // namespace aclnn_check

@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "cases/input_generator.h"
+
+namespace aclnn_check {
+namespace {
+
+TEST(InputGenerator, SameKeySameValuesWhateverTheOrder) {
+  const CounterRandom a(7, "case/dtype=float32/shape=8", "x");
+  const CounterRandom b(7, "case/dtype=float32/shape=8", "x");
+  EXPECT_EQ(a.Bits(5), b.Bits(5));
+  EXPECT_EQ(a.Bits(123456), b.Bits(123456));
+  EXPECT_NE(a.Bits(5), CounterRandom(7, "case/dtype=float32/shape=8", "dy").Bits(5));
+  EXPECT_NE(a.Bits(5), CounterRandom(8, "case/dtype=float32/shape=8", "x").Bits(5));
+  EXPECT_NE(a.Bits(5), CounterRandom(7, "case/dtype=float32/shape=9", "x").Bits(5));
+  EXPECT_NE(a.Bits(5), a.Bits(6));
+}
+
+TEST(InputGenerator, UniformStaysInRangeAndFillsIt) {
+  InputSpec spec;
+  spec.low = -2;
+  spec.high = 6;
+  const auto values = GenerateValues(spec, 100000, CounterRandom(1, "p", "x"), {DType::kFloat32, {}});
+  double sum = 0, low = 1e9, high = -1e9;
+  for (double v : values) {
+    sum += v;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  EXPECT_GE(low, -2.0);
+  EXPECT_LE(high, 6.0);
+  EXPECT_LT(low, -1.99);
+  EXPECT_GT(high, 5.99);
+  EXPECT_NEAR(sum / values.size(), 2.0, 0.05);
+}
+
+TEST(InputGenerator, NormalHasItsMeanAndDeviation) {
+  InputSpec spec;
+  spec.dist = "normal";
+  spec.mean = 3;
+  spec.std = 2;
+  const auto values = GenerateValues(spec, 200000, CounterRandom(2, "p", "x"), {DType::kFloat32, {}});
+  double sum = 0, sq = 0;
+  for (double v : values) {
+    sum += v;
+    sq += v * v;
+  }
+  const double mean = sum / values.size();
+  EXPECT_NEAR(mean, 3.0, 0.02);
+  EXPECT_NEAR(std::sqrt(sq / values.size() - mean * mean), 2.0, 0.02);
+}
+
+TEST(InputGenerator, GridAndExhaustive16) {
+  InputSpec grid;
+  grid.dist = "grid";
+  grid.low = -1;
+  grid.high = 1;
+  grid.count = 5;
+  EXPECT_EQ(GenerateValues(grid, 6, CounterRandom(0, "p", "x"), {DType::kFloat32, {}}),
+            (std::vector<double>{-1, -0.5, 0, 0.5, 1, -1}));
+  InputSpec sweep;
+  sweep.dist = "exhaustive16";
+  const auto values = GenerateValues(sweep, 65536, CounterRandom(0, "p", "x"), {DType::kFloat16, {}});
+  std::set<uint16_t> patterns;
+  for (double v : values) {
+    if (!std::isnan(v)) patterns.insert(EncodeHalf(v));
+  }
+  EXPECT_EQ(patterns.size(), 65536u - 2046u);  // every pattern but the NaNs (0x7C01..0x7FFF, 0xFC01..)
+}
+
+TEST(InputGenerator, SpecialsLandAtDeterministicPositionsAndAreRoundedToTheDType) {
+  InputSpec spec;
+  spec.specials = {"-3", "3", "nan"};
+  const auto a = GenerateValues(spec, 800, CounterRandom(3, "p", "x"), {DType::kBFloat16, {}});
+  const auto b = GenerateValues(spec, 800, CounterRandom(3, "p", "x"), {DType::kBFloat16, {}});
+  int minus3 = 0, plus3 = 0, nans = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE((std::isnan(a[i]) && std::isnan(b[i])) || a[i] == b[i]);
+    minus3 += a[i] == -3;
+    plus3 += a[i] == 3;
+    nans += std::isnan(a[i]);
+    if (!std::isnan(a[i])) {
+      EXPECT_EQ(a[i], RoundTo(a[i], DType::kBFloat16));
+    }
+  }
+  EXPECT_GE(minus3, 33);  // 100 positions shared by three specials
+  EXPECT_GE(plus3, 33);
+  EXPECT_GE(nans, 33);
+  // A tensor smaller than the list still gets specials in every element.
+  const auto tiny = GenerateValues(spec, 2, CounterRandom(3, "p", "x"), {DType::kFloat32, {}});
+  EXPECT_TRUE(tiny[0] == -3 || tiny[1] == -3);
+}
+
+}  // namespace
+}  // namespace aclnn_check
