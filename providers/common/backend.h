@@ -11,6 +11,8 @@ struct ComputeBackend {
   const char* name;
   uint64_t (*workspace_bytes)(const Operator& op, const OpArgs& args);
   void (*run)(const Operator& op, const OpArgs& args, void* workspace);
+  // Replaces Operator::Validate when set; only the test-only faulty providers set it.
+  CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product) = nullptr;
 };
 
 const ComputeBackend& ActiveBackend();

@@ -62,13 +62,15 @@ aclnnStatus Prepare(const Operator& op, std::initializer_list<const aclTensor*> 
   args.params = std::move(params);
   args.workspace_size_null = workspace_size == nullptr;
   args.executor_null = executor == nullptr;
-  const CheckOutcome outcome = op.Validate(args, *product);
+  const ComputeBackend& backend = ActiveBackend();
+  const CheckOutcome outcome =
+      backend.validate ? backend.validate(op, args, *product) : op.Validate(args, *product);
   if (!outcome.ok()) return Fail(outcome.status, outcome.rule + ": " + outcome.message);
 
   auto* created = new aclOpExecutor();
   created->op = &op;
   created->args = std::move(args);
-  created->workspace_bytes = ActiveBackend().workspace_bytes(op, created->args);
+  created->workspace_bytes = backend.workspace_bytes(op, created->args);
   {
     std::lock_guard lock(ExecutorMutex());
     LiveExecutors().insert(created);

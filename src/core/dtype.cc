@@ -1,5 +1,6 @@
 #include "core/dtype.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -44,61 +45,80 @@ constexpr FloatFormat kBf16{8, -126, 127, 16};
 constexpr FloatFormat kFp64{53, -1022, 1023, 64};
 
 // Rounds a double to a binary format narrower than double with one round-to-nearest-even and
-// returns its bit pattern (sign, biased exponent, fraction) in the low storage_bits bits.
+// returns its bit pattern (sign, biased exponent, fraction) in the low storage_bits bits. Works on
+// the double's bits: the significand is shifted right with a round bit and a sticky bit.
 uint64_t EncodeNarrow(double value, const FloatFormat& f) {
   const int fraction_bits = f.precision - 1;
   const int exponent_bits = f.storage_bits - 1 - fraction_bits;
-  const uint64_t sign = std::signbit(value) ? uint64_t{1} << (f.storage_bits - 1) : 0;
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  const uint64_t sign = (bits >> 63) << (f.storage_bits - 1);
   const uint64_t exponent_all_ones = (uint64_t{1} << exponent_bits) - 1;
-  if (std::isnan(value)) {
+  const int biased64 = static_cast<int>((bits >> 52) & 0x7FF);
+  const uint64_t fraction64 = bits & ((uint64_t{1} << 52) - 1);
+  if (biased64 == 0x7FF) {
+    if (fraction64 == 0) return sign | (exponent_all_ones << fraction_bits);  // infinity
     // Quiet NaN that keeps the top of the payload where it fits.
-    const uint64_t payload = (std::bit_cast<uint64_t>(value) >> (52 - fraction_bits)) &
-                             ((uint64_t{1} << fraction_bits) - 1);
-    const uint64_t quiet = uint64_t{1} << (fraction_bits - 1);
-    return sign | (exponent_all_ones << fraction_bits) | quiet | payload;
+    const uint64_t payload = (fraction64 >> (52 - fraction_bits)) & ((uint64_t{1} << fraction_bits) - 1);
+    return sign | (exponent_all_ones << fraction_bits) | (uint64_t{1} << (fraction_bits - 1)) | payload;
   }
-  const double magnitude = std::fabs(value);
-  // Halfway between the largest finite value and the next power of two rounds to infinity
-  // (the largest finite has an odd significand).
-  const double overflow = std::ldexp(2.0 - std::ldexp(1.0, -f.precision), f.max_exponent);
-  if (magnitude >= overflow) return sign | (exponent_all_ones << fraction_bits);
-  const double smallest_normal = std::ldexp(1.0, f.min_exponent);
-  if (magnitude < smallest_normal) {
-    // Subnormal (or zero): count in units of the subnormal spacing. Scaling by a power of two
-    // is exact; nearbyint rounds to nearest even in the default rounding mode. A result equal
-    // to 2^fraction_bits is the smallest normal, which the same bit layout encodes correctly.
-    const double units = std::nearbyint(std::ldexp(magnitude, fraction_bits - f.min_exponent));
-    return sign | static_cast<uint64_t>(units);
+  // value = significand * 2^(exponent - 52), significand < 2^53.
+  const int exponent = biased64 == 0 ? -1022 : biased64 - 1023;
+  const uint64_t significand = biased64 == 0 ? fraction64 : fraction64 | (uint64_t{1} << 52);
+  if (significand == 0) return sign;
+  // Units of the result: 2^(max(exponent, min_exponent) - fraction_bits).
+  const int unit_exponent = std::max(exponent, f.min_exponent) - fraction_bits;
+  const int shift = unit_exponent - (exponent - 52);  // >= 52 - fraction_bits > 0
+  uint64_t units = 0;
+  if (shift < 64) {
+    units = significand >> shift;
+    const uint64_t remainder = significand & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    if (remainder > half || (remainder == half && (units & 1))) ++units;
   }
-  int exponent = std::ilogb(magnitude);
-  double significand = std::nearbyint(std::ldexp(magnitude, fraction_bits - exponent));
-  if (significand == std::ldexp(1.0, f.precision)) {  // rounded up into the next binade
-    significand /= 2;
-    ++exponent;
+  // units counts steps of the result's spacing; for a normal result it holds the hidden bit. A
+  // carry into the next binade (or out of the subnormals) lands on the right encoding by itself.
+  const int binade = std::max(exponent, f.min_exponent);
+  uint64_t biased = static_cast<uint64_t>(binade - f.min_exponent + (exponent >= f.min_exponent ? 1 : 0));
+  if (exponent >= f.min_exponent) {
+    if (units >> (fraction_bits + 1)) {  // rounded up to 2^(fraction_bits + 1)
+      units >>= 1;
+      ++biased;
+    }
+    if (biased >= exponent_all_ones) return sign | (exponent_all_ones << fraction_bits);
+    return sign | (biased << fraction_bits) | (units & ((uint64_t{1} << fraction_bits) - 1));
   }
-  const uint64_t biased = static_cast<uint64_t>(exponent - f.min_exponent + 1);
-  const uint64_t fraction = static_cast<uint64_t>(significand) - (uint64_t{1} << fraction_bits);
-  return sign | (biased << fraction_bits) | fraction;  // biased may reach all-ones: infinity
+  return sign | units;  // subnormal; units == 2^fraction_bits is the smallest normal
 }
 
 double DecodeNarrow(uint64_t bits, const FloatFormat& f) {
   const int fraction_bits = f.precision - 1;
   const int exponent_bits = f.storage_bits - 1 - fraction_bits;
-  const bool negative = (bits >> (f.storage_bits - 1)) & 1;
+  const uint64_t sign = ((bits >> (f.storage_bits - 1)) & 1) << 63;
   const uint64_t exponent_all_ones = (uint64_t{1} << exponent_bits) - 1;
   const uint64_t biased = (bits >> fraction_bits) & exponent_all_ones;
-  const uint64_t fraction = bits & ((uint64_t{1} << fraction_bits) - 1);
-  double magnitude;
+  uint64_t fraction = bits & ((uint64_t{1} << fraction_bits) - 1);
   if (biased == exponent_all_ones) {
-    magnitude = fraction == 0 ? std::numeric_limits<double>::infinity()
-                              : std::numeric_limits<double>::quiet_NaN();
-  } else if (biased == 0) {
-    magnitude = std::ldexp(static_cast<double>(fraction), f.min_exponent - fraction_bits);
-  } else {
-    magnitude = std::ldexp(static_cast<double>(fraction | (uint64_t{1} << fraction_bits)),
-                           static_cast<int>(biased) + f.min_exponent - 1 - fraction_bits);
+    return std::bit_cast<double>(sign | (uint64_t{0x7FF} << 52) |
+                                 (fraction ? (uint64_t{1} << 51) | (fraction << (52 - fraction_bits)) : 0));
   }
-  return negative ? -magnitude : magnitude;
+  int exponent = static_cast<int>(biased) - 1 + f.min_exponent;  // of a normal value
+  if (biased == 0) {
+    if (fraction == 0) return std::bit_cast<double>(sign);
+    // Normalise the subnormal: every narrow subnormal is a normal double.
+    exponent = f.min_exponent;
+    while (!(fraction >> fraction_bits)) {
+      fraction <<= 1;
+      --exponent;
+    }
+    fraction &= (uint64_t{1} << fraction_bits) - 1;
+  }
+  return std::bit_cast<double>(sign | (static_cast<uint64_t>(exponent + 1023) << 52) |
+                               (fraction << (52 - fraction_bits)));
+}
+
+// 2^exponent for exponents in the normal range of double.
+double PowerOfTwo(int exponent) {
+  return std::bit_cast<double>(static_cast<uint64_t>(exponent + 1023) << 52);
 }
 
 template <typename Int>
@@ -284,16 +304,16 @@ void EncodeElement(void* address, DType dtype, double value) {
 double Ulp(double value, DType dtype) {
   if (!std::isfinite(value)) return std::numeric_limits<double>::quiet_NaN();
   const FloatFormat& f = FormatOf(dtype);
-  const double magnitude = std::fabs(value);
-  int exponent = magnitude < std::ldexp(1.0, f.min_exponent) ? f.min_exponent
-                                                               : std::ilogb(magnitude);
-  if (exponent > f.max_exponent) exponent = f.max_exponent;
-  return std::ldexp(1.0, exponent - f.precision + 1);
+  const int biased = static_cast<int>((std::bit_cast<uint64_t>(value) >> 52) & 0x7FF);
+  const int exponent = std::clamp(biased - 1023, f.min_exponent, f.max_exponent);
+  const int ulp_exponent = exponent - f.precision + 1;
+  // fp64's subnormal spacing is the one value below double's normal range.
+  return ulp_exponent < -1022 ? std::ldexp(1.0, ulp_exponent) : PowerOfTwo(ulp_exponent);
 }
 
-double UnitRoundoff(DType dtype) { return std::ldexp(1.0, -FormatOf(dtype).precision); }
+double UnitRoundoff(DType dtype) { return PowerOfTwo(-FormatOf(dtype).precision); }
 
-double SmallestNormal(DType dtype) { return std::ldexp(1.0, FormatOf(dtype).min_exponent); }
+double SmallestNormal(DType dtype) { return PowerOfTwo(FormatOf(dtype).min_exponent); }
 
 double LargestFinite(DType dtype) {
   const FloatFormat& f = FormatOf(dtype);

@@ -45,26 +45,6 @@ int64_t TensorView::storage_elements() const {
   return last + 1;
 }
 
-void ForEachElement(const TensorView& view,
-                    const std::function<void(int64_t, int64_t)>& visit) {
-  const int64_t total = view.numel();
-  if (total == 0) return;
-  const size_t rank = view.shape.size();
-  std::vector<int64_t> index(rank, 0);
-  int64_t storage = view.offset;
-  for (int64_t logical = 0; logical < total; ++logical) {
-    visit(logical, storage);
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < view.shape[d]) {
-        storage += view.strides[d];
-        break;
-      }
-      storage -= (view.shape[d] - 1) * view.strides[d];
-      index[d] = 0;
-    }
-  }
-}
-
 std::vector<int64_t> StorageIndices(const TensorView& view) {
   std::vector<int64_t> indices(static_cast<size_t>(view.numel()));
   ForEachElement(view, [&](int64_t logical, int64_t storage) { indices[logical] = storage; });

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,8 +37,32 @@ struct TensorView {
 
 // Calls visit(logical_index, storage_index) for every element in row-major order, where
 // storage_index counts elements from data (it includes the offset).
-void ForEachElement(const TensorView& view,
-                    const std::function<void(int64_t logical, int64_t storage)>& visit);
+template <typename Visit>
+void ForEachElement(const TensorView& view, Visit&& visit) {
+  const int64_t total = view.numel();
+  if (total == 0) return;
+  if (view.is_contiguous()) {
+    for (int64_t i = 0; i < total; ++i) visit(i, view.offset + i);
+    return;
+  }
+  // Odometer over the outer dims, a plain loop over the innermost one.
+  const size_t rank = view.shape.size();
+  const int64_t inner = view.shape[rank - 1];
+  const int64_t inner_stride = view.strides[rank - 1];
+  std::vector<int64_t> index(rank, 0);
+  int64_t base = view.offset;
+  for (int64_t logical = 0; logical < total; logical += inner) {
+    for (int64_t i = 0; i < inner; ++i) visit(logical + i, base + i * inner_stride);
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < view.shape[d]) {
+        base += view.strides[d];
+        break;
+      }
+      base -= (view.shape[d] - 1) * view.strides[d];
+      index[d] = 0;
+    }
+  }
+}
 // Storage index of every element in logical order.
 std::vector<int64_t> StorageIndices(const TensorView& view);
 

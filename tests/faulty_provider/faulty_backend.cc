@@ -1,0 +1,105 @@
+// A test-only provider that computes like the cpu provider except for one planted fault in
+// HardswishBackward, chosen at build time (ACLNN_FAULT). The fault-detection tests run the default
+// suite on each variant and assert that the harness names the rule or metric that catches it.
+#include <cmath>
+#include <string_view>
+
+#include "core/tensor_view.h"
+#include "providers/common/backend.h"
+
+#ifndef ACLNN_FAULT
+#error "ACLNN_FAULT must name the planted fault"
+#endif
+
+namespace aclnn_check::provider {
+namespace {
+
+enum class Fault {
+  kNone,
+  kWrongBoundary,    // the interval is open at +3: factor 1 instead of 1.5
+  kWrongRuleResult,  // NaN self gives 0 (neither NaN nor gradOutput)
+  kSwappedOperand,   // gradOutput and self swap places
+  kBiasedRounding,   // 16-bit outputs truncated toward zero instead of rounded to nearest even
+  kMissingCheck,     // the shape check is skipped
+  kWrongStatus,      // null pointers give 161002 instead of 161001
+  kModifiedInput,    // the kernel writes into self
+  kIgnoredLayout,    // views read and written as if contiguous at offset 0
+};
+constexpr Fault kFault = Fault::ACLNN_FAULT;
+
+float Factor(float x) {
+  if (x < -3.0f) return 0.0f;
+  if (kFault == Fault::kWrongBoundary ? x >= 3.0f : x > 3.0f) return 1.0f;
+  return x / 3.0f + 0.5f;
+}
+
+// Truncation toward zero: round to nearest, then step back if that moved away from zero.
+double Truncate(double value, DType dtype) {
+  const double rounded = RoundTo(value, dtype);
+  if (!std::isfinite(rounded) || std::fabs(rounded) <= std::fabs(value)) return rounded;
+  return rounded > 0 ? NextDown(rounded, dtype) : NextUp(rounded, dtype);
+}
+
+TensorView AsContiguous(TensorView view) {
+  view.strides = ContiguousStrides(view.shape);
+  view.offset = 0;
+  return view;
+}
+
+void HardswishBackward(const OpArgs& args) {
+  TensorView grad_view = *args.tensor(0), self_view = *args.tensor(1), out_view = *args.tensor(2);
+  if (kFault == Fault::kIgnoredLayout) {
+    grad_view = AsContiguous(grad_view);
+    self_view = AsContiguous(self_view);
+    out_view = AsContiguous(out_view);
+  }
+  if (kFault == Fault::kSwappedOperand) std::swap(grad_view, self_view);
+  const std::vector<float> grad = ReadAsFloat(grad_view);
+  const std::vector<float> self = ReadAsFloat(self_view);
+  if (grad.size() != self.size() || self.size() != static_cast<size_t>(out_view.numel())) return;
+  std::vector<double> out(self.size());
+  for (size_t i = 0; i < self.size(); ++i) {
+    const float x = self[i];
+    float value = x < -3.0f ? 0.0f : grad[i] * Factor(x);
+    if (kFault == Fault::kWrongRuleResult && std::isnan(x)) value = 0.0f;
+    out[i] = value;
+    if (kFault == Fault::kBiasedRounding) out[i] = Truncate(value, out_view.dtype);
+  }
+  WriteFromDouble(out_view, out);
+  if (kFault == Fault::kModifiedInput && self_view.numel() > 0) {
+    EncodeElement(self_view.element_address(self_view.offset), self_view.dtype, 0.0);
+  }
+}
+
+bool IsHardswish(const Operator& op) { return op.name() == "HardswishBackward"; }
+
+uint64_t WorkspaceBytes(const Operator& op, const OpArgs& args) {
+  return op.def().workspace_bytes(args);
+}
+
+void Run(const Operator& op, const OpArgs& args, void* workspace) {
+  if (IsHardswish(op)) {
+    HardswishBackward(args);
+  } else {
+    op.def().compute(args, workspace);
+  }
+}
+
+CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product) {
+  CheckOutcome outcome = op.Validate(args, product);
+  if (!IsHardswish(op)) return outcome;
+  if (kFault == Fault::kMissingCheck && outcome.rule == "hardswish.check.shape") return {};
+  if (kFault == Fault::kWrongStatus && outcome.status == ACLNN_ERR_PARAM_NULLPTR) {
+    outcome.status = ACLNN_ERR_PARAM_INVALID;
+  }
+  return outcome;
+}
+
+}  // namespace
+
+const ComputeBackend& ActiveBackend() {
+  static const ComputeBackend backend{"faulty", WorkspaceBytes, Run, Validate};
+  return backend;
+}
+
+}  // namespace aclnn_check::provider
