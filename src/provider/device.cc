@@ -65,14 +65,13 @@ void DeviceSession::Synchronize() const {
   CheckAcl(provider_, provider_.api().synchronize_stream(stream_), "aclrtSynchronizeStream");
 }
 
-ProviderHandle<aclTensor> DeviceSession::CreateTensor(const TensorView& view,
-                                                      const DeviceBuffer& buffer) const {
+ProviderHandle<aclTensor> DeviceSession::CreateTensor(const TensorView& view, void* data,
+                                                      int64_t storage_elements) const {
   // The storage shape is the flat extent of the buffer in elements, as a real framework passes
   // for a strided view into a larger allocation.
-  const int64_t storage = static_cast<int64_t>(buffer.size() / DTypeSize(view.dtype));
   aclTensor* tensor = provider_.api().create_tensor(
       view.shape.data(), view.shape.size(), ToAclDataType(view.dtype), view.strides.data(),
-      view.offset, ACL_FORMAT_ND, &storage, 1, buffer.data());
+      view.offset, ACL_FORMAT_ND, &storage_elements, 1, data);
   if (!tensor) CheckAcl(provider_, -1, "aclCreateTensor " + FormatDims(view.shape));
   return {tensor, provider_.api().destroy_tensor};
 }

@@ -68,8 +68,10 @@ class DeviceSession {
   aclrtStream stream() const { return stream_; }
   void Synchronize() const;
 
-  // A tensor over buffer with the layout of view (view.data is ignored).
-  ProviderHandle<aclTensor> CreateTensor(const TensorView& view, const DeviceBuffer& buffer) const;
+  // A tensor with the layout of view (view.data is ignored) over device memory at data holding
+  // storage_elements elements.
+  ProviderHandle<aclTensor> CreateTensor(const TensorView& view, void* data,
+                                         int64_t storage_elements) const;
   ProviderHandle<aclIntArray> CreateIntArray(std::span<const int64_t> values) const;
   ProviderHandle<aclBoolArray> CreateBoolArray(const std::vector<bool>& values) const;
 

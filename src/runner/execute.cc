@@ -7,6 +7,7 @@
 #include "cases/input_generator.h"
 #include "common/abi_call.h"
 #include "core/status.h"
+#include "runner/guarded_buffer.h"
 
 namespace aclnn_check {
 namespace {
@@ -77,7 +78,29 @@ std::string DescribeElement(const ElementReport& e) {
          ", reference " + std::to_string(e.reference) + ", " + std::to_string(e.ulp_error) + " ulp";
 }
 
+void SetPhase(const RunContext& context, CallPhase phase) {
+  if (context.phase) *context.phase = phase;
+}
+
 }  // namespace
+
+std::string_view CallPhaseName(CallPhase phase) {
+  switch (phase) {
+    case CallPhase::kPrepare:
+      return "preparing inputs";
+    case CallPhase::kUpload:
+      return "allocating and uploading buffers";
+    case CallPhase::kGetWorkspaceSize:
+      return "GetWorkspaceSize";
+    case CallPhase::kExecute:
+      return "execute";
+    case CallPhase::kSynchronize:
+      return "aclrtSynchronizeStream";
+    case CallPhase::kCheck:
+      return "copying back and checking";
+  }
+  return "unknown";
+}
 
 std::string ReproCommand(const TestPoint& point, const RunContext& context) {
   return context.repro_prefix + " " + ShellQuote(point.case_file->path) + " --filter " +
@@ -145,6 +168,7 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
 
   Outcome outcome(*context.profiles);
   try {
+    SetPhase(context, CallPhase::kPrepare);
     PreparedPoint prepared = PreparePoint(point);
     // Statuses the device may answer with.
     std::vector<int> accepted = {point.expected.status};
@@ -165,8 +189,10 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
     }
     result.accepted_statuses = accepted;
 
-    // Device buffers: one per tensor, the same bytes as the host copy (gaps and sentinels too).
-    std::vector<std::optional<DeviceBuffer>> buffers(op.tensors().size());
+    // Device buffers: one per tensor, the same bytes as the host copy (gaps and sentinels
+    // too), between guard regions.
+    SetPhase(context, CallPhase::kUpload);
+    std::vector<std::optional<GuardedBuffer>> buffers(op.tensors().size());
     std::vector<ProviderHandle<aclTensor>> tensors;
     AbiCall abi;
     for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
@@ -175,9 +201,9 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
         continue;
       }
       const HostTensor& host = *prepared.tensors[slot];
-      buffers[slot].emplace(provider, host.bytes().size());
-      buffers[slot]->Upload(host.bytes());
-      tensors.push_back(session.CreateTensor(host.view(), *buffers[slot]));
+      buffers[slot].emplace(provider, std::string(op.tensors()[slot].name), host.bytes());
+      const int64_t storage = static_cast<int64_t>(host.bytes().size() / DTypeSize(host.view().dtype));
+      tensors.push_back(session.CreateTensor(host.view(), buffers[slot]->payload(), storage));
       abi.tensors.push_back(tensors.back().get());
     }
     std::vector<ProviderHandle<aclIntArray>> int_arrays;
@@ -216,7 +242,9 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
     abi.workspace_size = point.null_workspace_size ? nullptr : &workspace_bytes;
     abi.executor = point.null_executor ? nullptr : &executor;
 
+    SetPhase(context, CallPhase::kGetWorkspaceSize);
     const aclnnStatus status = op.def().invoke_get_workspace_size(symbols->get_workspace_size, abi);
+    SetPhase(context, CallPhase::kCheck);
     result.status = status;
     if (status != 0) result.provider_message = provider.RecentError();
     const bool status_ok =
@@ -239,7 +267,9 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
       // A rejected call writes nothing.
       for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
         if (!buffers[slot] || op.tensors()[slot].role != SlotRole::kOutput) continue;
-        const std::vector<std::byte> after = buffers[slot]->Download();
+        const GuardedBuffer::Contents contents = buffers[slot]->Download();
+        if (contents.guard_violation) outcome.Rule("harness.guard_bytes", false, *contents.guard_violation);
+        const std::vector<std::byte>& after = contents.payload;
         const int64_t changed = FirstChange(prepared.tensors[slot]->bytes(), after);
         outcome.Rule("harness.reject_writes_nothing", changed < 0,
                      std::string(op.tensors()[slot].name) + " changed at byte " +
@@ -247,12 +277,19 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
       }
     } else if (point.expected.ok()) {
       result.workspace_bytes = workspace_bytes;
-      std::optional<DeviceBuffer> workspace;
-      if (workspace_bytes > 0) workspace.emplace(provider, workspace_bytes);
-      const aclnnStatus executed = symbols->execute(workspace ? workspace->data() : nullptr,
+      std::optional<GuardedBuffer> workspace;
+      if (workspace_bytes > 0) workspace.emplace(provider, "workspace", workspace_bytes);
+      SetPhase(context, CallPhase::kExecute);
+      const aclnnStatus executed = symbols->execute(workspace ? workspace->payload() : nullptr,
                                                     workspace_bytes, executor, session.stream());
       result.execute_status = executed;
+      SetPhase(context, CallPhase::kSynchronize);
       session.Synchronize();
+      SetPhase(context, CallPhase::kCheck);
+      if (workspace) {
+        const auto violation = workspace->Download().guard_violation;
+        outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
+      }
       if (executed != 0) result.provider_message = provider.RecentError();
       outcome.Rule("harness.status", executed == 0,
                    "execute returned " + DescribeStatus(executed) +
@@ -264,7 +301,10 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
         if (!buffers[slot]) continue;
         const TensorSlot& def = op.tensors()[slot];
         const HostTensor& host = *prepared.tensors[slot];
-        const std::vector<std::byte> after = buffers[slot]->Download();
+        const GuardedBuffer::Contents contents = buffers[slot]->Download();
+        outcome.Rule("harness.guard_bytes", !contents.guard_violation,
+                     contents.guard_violation.value_or(""));
+        const std::vector<std::byte>& after = contents.payload;
         if (def.role == SlotRole::kInput) {
           const int64_t changed = FirstChange(host.bytes(), after);
           outcome.Rule("harness.inputs_unchanged", changed < 0,

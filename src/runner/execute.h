@@ -12,12 +12,18 @@
 
 namespace aclnn_check {
 
+// Where a test point is in its call sequence; an isolated worker publishes it in shared memory
+// so the harness can name the call a crashed or hung provider was in.
+enum class CallPhase : int32_t { kPrepare, kUpload, kGetWorkspaceSize, kExecute, kSynchronize, kCheck };
+std::string_view CallPhaseName(CallPhase phase);
+
 struct RunContext {
   const Provider* provider = nullptr;
   Product product = Product::kA2;
   const Profiles* profiles = nullptr;
   // The command that reruns exactly one test point, without the --filter part.
   std::string repro_prefix;
+  volatile CallPhase* phase = nullptr;  // updated before each provider call, when set
 };
 
 // The host side of a test point: inputs generated and laid out, outputs pre-filled with a

@@ -30,6 +30,12 @@ const std::map<std::string, std::string>& GenericRules() {
       {"harness.writes_inside_view",
        "output bytes outside the output's view (offsets, stride gaps) are unchanged"},
       {"harness.untouched_output", "outputs the operator must not compute are left unchanged"},
+      {"harness.guard_bytes",
+       "nothing is written into the guard regions before and after every device buffer (inputs, "
+       "outputs, workspace)"},
+      {"harness.crash", "the provider does not crash the process running the test point"},
+      {"harness.timeout", "the test point finishes within --timeout (or the case's timeout)"},
+      {"harness.memory", "the test point's buffers fit in --max-memory"},
   };
   return rules;
 }

@@ -1,0 +1,60 @@
+#include "runner/guarded_buffer.h"
+
+#include <algorithm>
+
+namespace aclnn_check {
+namespace {
+
+std::vector<std::byte> Framed(std::span<const std::byte> payload) {
+  std::vector<std::byte> framed(payload.size() + 2 * GuardedBuffer::kGuardBytes,
+                                GuardedBuffer::kGuardPattern);
+  std::copy(payload.begin(), payload.end(), framed.begin() + GuardedBuffer::kGuardBytes);
+  return framed;
+}
+
+}  // namespace
+
+GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name,
+                             std::span<const std::byte> payload)
+    : name_(std::move(name)),
+      payload_size_(payload.size()),
+      buffer_(provider, payload.size() + 2 * kGuardBytes) {
+  buffer_.Upload(Framed(payload));
+}
+
+GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t bytes)
+    : name_(std::move(name)), payload_size_(bytes), buffer_(provider, bytes + 2 * kGuardBytes) {
+  buffer_.Upload(std::vector<std::byte>(bytes + 2 * kGuardBytes, kGuardPattern));
+}
+
+GuardedBuffer::Contents GuardedBuffer::Download() const {
+  std::vector<std::byte> all = buffer_.Download();
+  Contents contents;
+  const auto before = std::span(all).first(kGuardBytes);
+  const auto after = std::span(all).last(kGuardBytes);
+  int64_t first_before = -1, count_before = 0, first_after = -1, count_after = 0;
+  for (size_t i = 0; i < kGuardBytes; ++i) {
+    if (before[i] != kGuardPattern) {
+      if (first_before < 0) first_before = static_cast<int64_t>(kGuardBytes - i);
+      ++count_before;
+    }
+    if (after[i] != kGuardPattern) {
+      if (first_after < 0) first_after = static_cast<int64_t>(i);
+      ++count_after;
+    }
+  }
+  if (count_before > 0) {
+    contents.guard_violation = name_ + ": " + std::to_string(count_before) +
+                               " bytes written before the buffer, the farthest at offset -" +
+                               std::to_string(first_before);
+  } else if (count_after > 0) {
+    contents.guard_violation = name_ + " (" + std::to_string(payload_size_) + " bytes): " +
+                               std::to_string(count_after) +
+                               " bytes written past the end, the first at offset +" +
+                               std::to_string(first_after) + " after it";
+  }
+  contents.payload.assign(all.begin() + kGuardBytes, all.end() - kGuardBytes);
+  return contents;
+}
+
+}  // namespace aclnn_check
