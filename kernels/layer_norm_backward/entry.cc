@@ -12,13 +12,12 @@ extern "C" aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
     aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   static const Operator& op = *FindOperator("LayerNormBackward");
-  return aclnn_check::provider::Prepare(
-      op,
-      {gradOut, input, mean, rstd, weightOptional, biasOptional, gradInputOut, gradWeightOut,
-       gradBiasOut},
-      {aclnn_check::provider::FromIntArray(normalizedShape),
-       aclnn_check::provider::FromBoolArray(outputMask)},
-      workspaceSize, executor);
+  return aclnn_check::provider::Prepare(op,
+                                        {gradOut, input, mean, rstd, weightOptional, biasOptional,
+                                         gradInputOut, gradWeightOut, gradBiasOut},
+                                        {aclnn_check::provider::FromIntArray(normalizedShape),
+                                         aclnn_check::provider::FromBoolArray(outputMask)},
+                                        workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnLayerNormBackward(void* workspace, uint64_t workspaceSize,

@@ -63,8 +63,9 @@ void Compute(const OpArgs& args, void* workspace) {
     const std::vector<float> x = ReadAsFloat(*args.tensor(kInput));
     const std::vector<float> mean = ReadAsFloat(*args.tensor(kMean));
     const std::vector<float> rstd = ReadAsFloat(*args.tensor(kRstd));
-    const std::vector<float> w = args.tensor(kWeight) ? ReadAsFloat(*args.tensor(kWeight))
-                                                      : std::vector<float>(static_cast<size_t>(m), 1.0f);
+    const std::vector<float> w = args.tensor(kWeight)
+                                     ? ReadAsFloat(*args.tensor(kWeight))
+                                     : std::vector<float>(static_cast<size_t>(m), 1.0f);
     const bool columns = want_dw || want_db;
     const int64_t levels = columns ? Scratch::Levels(rows) : 0;
     float* gw = static_cast<float*>(workspace);

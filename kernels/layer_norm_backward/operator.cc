@@ -12,10 +12,10 @@ namespace layer_norm_backward {
 namespace {
 
 constexpr TensorSlot kTensors[] = {
-    {"gradOut", SlotRole::kInput},     {"input", SlotRole::kInput},
-    {"mean", SlotRole::kInput},        {"rstd", SlotRole::kInput},
-    {"weight", SlotRole::kInput},      {"bias", SlotRole::kInput},
-    {"gradInput", SlotRole::kOutput},  {"gradWeight", SlotRole::kOutput},
+    {"gradOut", SlotRole::kInput},    {"input", SlotRole::kInput},
+    {"mean", SlotRole::kInput},       {"rstd", SlotRole::kInput},
+    {"weight", SlotRole::kInput},     {"bias", SlotRole::kInput},
+    {"gradInput", SlotRole::kOutput}, {"gradWeight", SlotRole::kOutput},
     {"gradBias", SlotRole::kOutput},
 };
 
@@ -91,11 +91,11 @@ void DeriveInputs(const OpArgs& args) {
 }  // namespace layer_norm_backward
 
 extern const OperatorDef kOperator_layer_norm_backward{
-    kDescription_layer_norm_backward,   layer_norm_backward::kTensors,
-    layer_norm_backward::kParams,       layer_norm_backward::Validate,
-    layer_norm_backward::Reference,     layer_norm_backward::WorkspaceBytes,
-    layer_norm_backward::Compute,       layer_norm_backward::Invoke,
-    layer_norm_backward::Plan,          layer_norm_backward::DeriveInputs,
+    kDescription_layer_norm_backward, layer_norm_backward::kTensors,
+    layer_norm_backward::kParams,     layer_norm_backward::Validate,
+    layer_norm_backward::Reference,   layer_norm_backward::WorkspaceBytes,
+    layer_norm_backward::Compute,     layer_norm_backward::Invoke,
+    layer_norm_backward::Plan,        layer_norm_backward::DeriveInputs,
 };
 
 }  // namespace aclnn_check

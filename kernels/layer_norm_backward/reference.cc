@@ -67,8 +67,8 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
         const int64_t i = r * m + j;
         const double gw = g[i] * w[j];
         out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, j) * (sum_gw_xh * inv_m));
-        out.mag[i] = std::fabs(rs) * (std::fabs(gw) + abs_gw * inv_m +
-                                      xhat_mag(r, j) * (abs_gw_xh * inv_m));
+        out.mag[i] =
+            std::fabs(rs) * (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, j) * (abs_gw_xh * inv_m));
         if (special) {
           out.rule[i] = kNonfiniteRow;
           if (!Finite(out.mag[i])) out.mag[i] = 0;

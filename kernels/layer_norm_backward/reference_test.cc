@@ -84,8 +84,8 @@ double ForwardLoss(const std::vector<double>& grad, const std::vector<double>& x
   return loss;
 }
 
-void ForwardStats(const std::vector<double>& x, int64_t rows, int64_t m,
-                  std::vector<double>* mean, std::vector<double>* rstd) {
+void ForwardStats(const std::vector<double>& x, int64_t rows, int64_t m, std::vector<double>* mean,
+                  std::vector<double>* rstd) {
   mean->assign(static_cast<size_t>(rows), 0);
   rstd->assign(static_cast<size_t>(rows), 0);
   for (int64_t r = 0; r < rows; ++r) {
@@ -205,8 +205,11 @@ TEST(LayerNormBackwardReference, MagnitudeIsTheSumOfTheTermsWithXhWeightedByItsI
   const ReferenceResult result = HandProblem().Run();
   // Row 0: a = (|x| + |mean|) * rstd = [3, 4, 5], |gw| = [3, 1, 1]: S1 = 5, S2 = 18.
   // Row 1: a = [2, 2, 8], |gw| = [1, 1, 0.5]: S1 = 2.5, S2 = 8; rstd = 2.
-  const std::vector<double> mag = {3 + 5.0 / 3 + 3 * 6, 1 + 5.0 / 3 + 4 * 6, 1 + 5.0 / 3 + 5 * 6,
-                                   2 * (1 + 2.5 / 3 + 2 * 8.0 / 3), 2 * (1 + 2.5 / 3 + 2 * 8.0 / 3),
+  const std::vector<double> mag = {3 + 5.0 / 3 + 3 * 6,
+                                   1 + 5.0 / 3 + 4 * 6,
+                                   1 + 5.0 / 3 + 5 * 6,
+                                   2 * (1 + 2.5 / 3 + 2 * 8.0 / 3),
+                                   2 * (1 + 2.5 / 3 + 2 * 8.0 / 3),
                                    2 * (0.5 + 2.5 / 3 + 8 * 8.0 / 3)};
   for (size_t i = 0; i < mag.size(); ++i) {
     EXPECT_NEAR(result.outputs[kGradInput].mag[i], mag[i], 1e-12) << i;
@@ -285,11 +288,22 @@ TEST(LayerNormBackwardReference, NonFiniteInputsTagTheirRowOfGradInput) {
     p.weight = std::vector<double>{1, 2, 3, 4};
     bool all_rows = false;
     switch (special) {
-      case 0: p.grad[5] = kInf; break;
-      case 1: p.x[6] = -kInf; break;
-      case 2: p.mean[1] = kNaN; break;
-      case 3: p.rstd[1] = kInf; break;
-      case 4: (*p.weight)[2] = kNaN; all_rows = true; break;
+      case 0:
+        p.grad[5] = kInf;
+        break;
+      case 1:
+        p.x[6] = -kInf;
+        break;
+      case 2:
+        p.mean[1] = kNaN;
+        break;
+      case 3:
+        p.rstd[1] = kInf;
+        break;
+      case 4:
+        (*p.weight)[2] = kNaN;
+        all_rows = true;
+        break;
     }
     const ReferenceResult result = p.Run();
     const ReferenceOutput& dx = result.outputs[kGradInput];
@@ -341,9 +355,8 @@ TEST(LayerNormBackwardReference, MaskedOffOutputsAreNotComputed) {
     for (size_t i = 0; i < 3; ++i) {
       EXPECT_EQ(result.outputs[kOutputs[i]].computed, p.mask[i]) << bits << " " << i;
     }
-    const bool listed =
-        std::find(result.call_rules.begin(), result.call_rules.end(), tag) !=
-        result.call_rules.end();
+    const bool listed = std::find(result.call_rules.begin(), result.call_rules.end(), tag) !=
+                        result.call_rules.end();
     EXPECT_EQ(listed, bits != 7) << bits;
   }
 }

@@ -42,16 +42,15 @@ std::optional<CheckOutcome> CheckDTypes(const Operator& op, const OpArgs& args, 
   }
   const DType input = args.tensor(kInput)->dtype;
   // mean, rstd and weight: float32 or the input's dtype, each on its own.
-  auto float_or_input = [&](size_t slot,
-                            std::string_view rule) -> std::optional<CheckOutcome> {
+  auto float_or_input = [&](size_t slot, std::string_view rule) -> std::optional<CheckOutcome> {
     const TensorView* tensor = args.tensor(slot);
     if (!tensor || tensor->dtype == DType::kFloat32 || tensor->dtype == input) {
       return std::nullopt;
     }
     return Reject(ACLNN_ERR_PARAM_INVALID, rule,
                   SlotName(op, slot) + " has dtype " + std::string(DTypeName(tensor->dtype)) +
-                      ", expected float32 or the dtype of input (" +
-                      std::string(DTypeName(input)) + ")");
+                      ", expected float32 or the dtype of input (" + std::string(DTypeName(input)) +
+                      ")");
   };
   for (size_t slot : {kMean, kRstd}) {
     if (auto failed = float_or_input(slot, "layernorm.check.stat_dtype")) return failed;
@@ -127,8 +126,8 @@ std::optional<CheckOutcome> CheckShapes(const Operator& op, const OpArgs& args) 
   }
   constexpr std::string_view kOutputRule = "layernorm.check.output_shape";
   if (MaskOn(args, 0)) {
-    if (auto failed = RequireShape(op, args, kGradInput, input.shape, "the shape of input",
-                                   kOutputRule)) {
+    if (auto failed =
+            RequireShape(op, args, kGradInput, input.shape, "the shape of input", kOutputRule)) {
       return failed;
     }
   }
