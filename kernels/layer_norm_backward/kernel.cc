@@ -1,0 +1,137 @@
+// The cpu provider's kernel: float32 arithmetic, one rounding to each output's dtype on store.
+// Sums run in blocks of kBlock terms added in order, the blocks then combined pairwise, so a sum
+// of n terms costs at most (kBlock - 1) + ceil(log2(n / kBlock)) + 1 roundings per term, inside
+// the c of operator.json (README.md):
+//   row sums (gradInput)     a recursive pairwise split down to blocks of kBlock elements;
+//   column sums (gradWeight, gradBias) kBlock rows accumulated in order into a block partial,
+//                            the partials merged by a binary counter of levels in the workspace
+//                            (level i holds the sum of 2^i blocks), the levels added at the end.
+#include <bit>
+#include <vector>
+
+#include "layer_norm_backward/layer_norm_backward.h"
+
+namespace aclnn_check::layer_norm_backward {
+namespace {
+
+constexpr int64_t kBlock = 16;
+
+float PairwiseSum(const float* values, int64_t n) {
+  if (n <= kBlock) {
+    float sum = 0.0f;
+    for (int64_t i = 0; i < n; ++i) sum += values[i];
+    return sum;
+  }
+  const int64_t half = (n / kBlock + 1) / 2 * kBlock;  // whole blocks on the left
+  return PairwiseSum(values, half) + PairwiseSum(values + half, n - half);
+}
+
+// Workspace layout in floats, for rows R and row size M.
+struct Scratch {
+  int64_t levels = 0;  // binary-counter levels of the column sums (0: column sums not needed)
+  static int64_t Levels(int64_t rows) {
+    const uint64_t blocks = static_cast<uint64_t>((rows + kBlock - 1) / kBlock);
+    return static_cast<int64_t>(std::bit_width(blocks)) + 1;
+  }
+  // gw and gw * xh of one row, then the block partials (dw, db), then levels x (dw, db).
+  static int64_t Floats(int64_t m, int64_t levels) { return (2 + 2 + 2 * levels) * m; }
+};
+
+bool ColumnSumsNeeded(const OpArgs& args) { return MaskOn(args, 1) || MaskOn(args, 2); }
+
+}  // namespace
+
+uint64_t WorkspaceBytes(const OpArgs& args) {
+  const std::optional<RowShape> shape = RowsOf(args);
+  if (!shape || shape->rows == 0 || shape->row_size == 0) return 0;
+  const int64_t levels = ColumnSumsNeeded(args) ? Scratch::Levels(shape->rows) : 0;
+  return static_cast<uint64_t>(Scratch::Floats(shape->row_size, levels)) * sizeof(float);
+}
+
+void Compute(const OpArgs& args, void* workspace) {
+  const std::optional<RowShape> shape = RowsOf(args);
+  if (!shape) return;
+  const int64_t rows = shape->rows;
+  const int64_t m = shape->row_size;
+  const bool want_dx = MaskOn(args, 0);
+  const bool want_dw = MaskOn(args, 1);
+  const bool want_db = MaskOn(args, 2);
+  if (m == 0) return;  // every output is empty
+  std::vector<float> dw(static_cast<size_t>(m), 0.0f), db(static_cast<size_t>(m), 0.0f);
+  if (rows > 0) {
+    const std::vector<float> g = ReadAsFloat(*args.tensor(kGradOut));
+    const std::vector<float> x = ReadAsFloat(*args.tensor(kInput));
+    const std::vector<float> mean = ReadAsFloat(*args.tensor(kMean));
+    const std::vector<float> rstd = ReadAsFloat(*args.tensor(kRstd));
+    const std::vector<float> w = args.tensor(kWeight)
+                                     ? ReadAsFloat(*args.tensor(kWeight))
+                                     : std::vector<float>(static_cast<size_t>(m), 1.0f);
+    const bool columns = want_dw || want_db;
+    const int64_t levels = columns ? Scratch::Levels(rows) : 0;
+    float* gw = static_cast<float*>(workspace);
+    float* gw_xh = gw + m;
+    float* block_dw = gw_xh + m;
+    float* block_db = block_dw + m;
+    float* stack = block_db + m;  // level i: dw at stack + 2 i m, db right after it
+    std::vector<bool> occupied(static_cast<size_t>(levels), false);
+    std::vector<float> dx(want_dx ? static_cast<size_t>(rows * m) : 0);
+    const float count = static_cast<float>(m);
+
+    for (int64_t r = 0; r < rows; ++r) {
+      const float mu = mean[r];
+      const float rs = rstd[r];
+      const float* gr = g.data() + r * m;
+      const float* xr = x.data() + r * m;
+      if (columns && r % kBlock == 0) {
+        for (int64_t j = 0; j < m; ++j) block_dw[j] = block_db[j] = 0.0f;
+      }
+      for (int64_t j = 0; j < m; ++j) {
+        const float xh = (xr[j] - mu) * rs;
+        gw[j] = gr[j] * w[j];
+        gw_xh[j] = gw[j] * xh;
+        if (columns) {
+          block_dw[j] += gr[j] * xh;
+          block_db[j] += gr[j];
+        }
+      }
+      if (want_dx) {
+        const float mean_gw = PairwiseSum(gw, m) / count;
+        const float mean_gw_xh = PairwiseSum(gw_xh, m) / count;
+        float* out = dx.data() + r * m;
+        for (int64_t j = 0; j < m; ++j) {
+          const float xh = (xr[j] - mu) * rs;
+          out[j] = rs * ((gw[j] - mean_gw) - xh * mean_gw_xh);
+        }
+      }
+      if (columns && (r % kBlock == kBlock - 1 || r == rows - 1)) {
+        // Push the block partial onto the binary counter: equal-sized sums merge pairwise.
+        float* carry = block_dw;  // dw and db of one entry are adjacent (2 m floats)
+        int64_t level = 0;
+        for (; occupied[level]; ++level) {
+          float* slot = stack + 2 * level * m;
+          for (int64_t j = 0; j < 2 * m; ++j) slot[j] += carry[j];
+          occupied[level] = false;
+          carry = slot;
+        }
+        float* slot = stack + 2 * level * m;
+        for (int64_t j = 0; j < 2 * m; ++j) slot[j] = carry[j];
+        occupied[level] = true;
+      }
+    }
+    if (columns) {
+      for (int64_t level = 0; level < levels; ++level) {
+        if (!occupied[level]) continue;
+        const float* slot = stack + 2 * level * m;
+        for (int64_t j = 0; j < m; ++j) {
+          dw[j] += slot[j];
+          db[j] += slot[m + j];
+        }
+      }
+    }
+    if (want_dx) WriteFromFloat(*args.tensor(kGradInput), dx);
+  }
+  if (want_dw) WriteFromFloat(*args.tensor(kGradWeight), dw);
+  if (want_db) WriteFromFloat(*args.tensor(kGradBias), db);
+}
+
+}  // namespace aclnn_check::layer_norm_backward

@@ -1,0 +1,44 @@
+// aclnnLayerNormBackward(gradOut, input, normalizedShape, mean, rstd, weightOptional,
+// biasOptional, outputMask, gradInputOut, gradWeightOut, gradBiasOut).
+#pragma once
+
+#include "common/operator.h"
+
+namespace aclnn_check::layer_norm_backward {
+
+enum Slot : size_t {
+  kGradOut,
+  kInput,
+  kMean,
+  kRstd,
+  kWeight,
+  kBias,
+  kGradInput,
+  kGradWeight,
+  kGradBias,
+};
+enum Param : size_t { kNormalizedShape, kOutputMask };
+
+// The three outputs in outputMask order.
+constexpr size_t kOutputs[3] = {kGradInput, kGradWeight, kGradBias};
+
+// The problem as rows: R rows of M elements (M = product of normalizedShape).
+struct RowShape {
+  int64_t rows = 0;
+  int64_t row_size = 0;
+};
+// R and M of a call whose normalizedShape is non-null with 1 <= k <= rank(input); nullopt else.
+std::optional<RowShape> RowsOf(const OpArgs& args);
+// outputMask[i], false where the mask is missing or too short.
+bool MaskOn(const OpArgs& args, size_t output);
+
+CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
+ReferenceResult Reference(const Operator& op, const OpArgs& args);
+uint64_t WorkspaceBytes(const OpArgs& args);
+void Compute(const OpArgs& args, void* workspace);
+std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
+// mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),
+// rounded once to their dtypes.
+void DeriveInputs(const OpArgs& args);
+
+}  // namespace aclnn_check::layer_norm_backward

@@ -1,0 +1,114 @@
+// Float64 reference of SPEC 4.4. mean and rstd are used as given (not recomputed); a null weight
+// is ones; bias is never read. mag follows SPEC 5 with xh weighted by (|x| + |mean|) * |rstd|,
+// the scale of its error when a kernel expands (x - mean) * rstd (see README.md).
+#include <cmath>
+#include <vector>
+
+#include "layer_norm_backward/layer_norm_backward.h"
+
+namespace aclnn_check::layer_norm_backward {
+namespace {
+
+bool Finite(double v) { return std::isfinite(v); }
+
+}  // namespace
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kNonfiniteRow = op.Tag("layernorm.nonfinite_row");
+  static const RuleTag kNonfiniteColumn = op.Tag("layernorm.nonfinite_column");
+  static const RuleTag kMaskUntouched = op.Tag("layernorm.mask_untouched");
+  static const RuleTag kEmptyRows = op.Tag("layernorm.empty_rows");
+  static const RuleTag kEmptyNormalized = op.Tag("layernorm.empty_normalized");
+
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  const std::optional<RowShape> shape = RowsOf(args);
+  if (!shape) return result;  // not a valid call: nothing is computed
+  const int64_t rows = shape->rows;
+  const int64_t m = shape->row_size;
+  const bool mask[3] = {MaskOn(args, 0), MaskOn(args, 1), MaskOn(args, 2)};
+  if (!mask[0] || !mask[1] || !mask[2]) result.call_rules.push_back(kMaskUntouched);
+  if (rows == 0) result.call_rules.push_back(kEmptyRows);
+  if (m == 0) result.call_rules.push_back(kEmptyNormalized);
+
+  const std::vector<double> g = ReadAsDouble(*args.tensor(kGradOut));
+  const std::vector<double> x = ReadAsDouble(*args.tensor(kInput));
+  const std::vector<double> mean = ReadAsDouble(*args.tensor(kMean));
+  const std::vector<double> rstd = ReadAsDouble(*args.tensor(kRstd));
+  const std::vector<double> w = args.tensor(kWeight)
+                                    ? ReadAsDouble(*args.tensor(kWeight))
+                                    : std::vector<double>(static_cast<size_t>(m), 1.0);
+  bool weight_special = false;
+  for (double v : w) weight_special |= !Finite(v);
+  const double inv_m = m > 0 ? 1.0 / static_cast<double>(m) : 0.0;
+  auto xhat = [&](int64_t r, int64_t j) { return (x[r * m + j] - mean[r]) * rstd[r]; };
+  // The magnitude of xh's error: x - mean cancels in kernels that expand the product.
+  auto xhat_mag = [&](int64_t r, int64_t j) {
+    return (std::fabs(x[r * m + j]) + std::fabs(mean[r])) * std::fabs(rstd[r]);
+  };
+
+  if (mask[0]) {
+    ReferenceOutput& out = result.outputs[kGradInput];
+    out.Resize(static_cast<size_t>(rows * m));
+    for (int64_t r = 0; r < rows; ++r) {
+      bool special = weight_special || !Finite(mean[r]) || !Finite(rstd[r]);
+      double sum_gw = 0, sum_gw_xh = 0, abs_gw = 0, abs_gw_xh = 0;
+      for (int64_t j = 0; j < m; ++j) {
+        const int64_t i = r * m + j;
+        special |= !Finite(g[i]) || !Finite(x[i]);
+        const double gw = g[i] * w[j];
+        sum_gw += gw;
+        sum_gw_xh += gw * xhat(r, j);
+        abs_gw += std::fabs(gw);
+        abs_gw_xh += std::fabs(gw) * xhat_mag(r, j);
+      }
+      const double rs = rstd[r];
+      for (int64_t j = 0; j < m; ++j) {
+        const int64_t i = r * m + j;
+        const double gw = g[i] * w[j];
+        out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, j) * (sum_gw_xh * inv_m));
+        out.mag[i] =
+            std::fabs(rs) * (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, j) * (abs_gw_xh * inv_m));
+        if (special) {
+          out.rule[i] = kNonfiniteRow;
+          if (!Finite(out.mag[i])) out.mag[i] = 0;
+        }
+      }
+    }
+  }
+
+  if (mask[1] || mask[2]) {
+    std::vector<double> dw(static_cast<size_t>(m), 0.0), dw_mag(static_cast<size_t>(m), 0.0);
+    std::vector<double> db(static_cast<size_t>(m), 0.0), db_mag(static_cast<size_t>(m), 0.0);
+    std::vector<bool> dw_special(static_cast<size_t>(m)), db_special(static_cast<size_t>(m));
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t j = 0; j < m; ++j) {
+        const double gi = g[r * m + j];
+        const double term = gi * xhat(r, j);
+        dw[j] += term;
+        dw_mag[j] += std::fabs(gi) * xhat_mag(r, j);
+        dw_special[j] = dw_special[j] || !Finite(term);
+        db[j] += gi;
+        db_mag[j] += std::fabs(gi);
+        db_special[j] = db_special[j] || !Finite(gi);
+      }
+    }
+    auto fill = [&](size_t slot, const std::vector<double>& value, const std::vector<double>& mag,
+                    const std::vector<bool>& special) {
+      ReferenceOutput& out = result.outputs[slot];
+      out.Resize(static_cast<size_t>(m));
+      out.value = value;
+      out.mag = mag;
+      for (size_t j = 0; j < value.size(); ++j) {
+        if (!special[j]) continue;
+        out.rule[j] = kNonfiniteColumn;
+        out.mag[j] = 0;
+      }
+    };
+    if (mask[1]) fill(kGradWeight, dw, dw_mag, dw_special);
+    if (mask[2]) fill(kGradBias, db, db_mag, db_special);
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::layer_norm_backward
