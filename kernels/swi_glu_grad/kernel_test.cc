@@ -131,11 +131,15 @@ TEST(SwiGluGradKernel, MaxUlpOnRandomInputsPerDTypeAndHalf) {
     std::cout << line.str() << "\n";
     ::testing::Test::RecordProperty(std::string("max_ulp_") + std::string(DTypeName(dtype)),
                                     line.str());
-    // dB has no cancellation: a few ulp in fp32, the final rounding in 16 bits. dA cancels near
-    // its root (A = -1.2785), where only the budget c * u * mag bounds it.
-    EXPECT_LE(halves.db, dtype == DType::kFloat32 ? 8.0 : 1.0);
-    EXPECT_LE(halves.da_budget, Op().Tolerance("out").c);
-    EXPECT_LE(halves.db_budget, Op().Tolerance("out").c);
+    // 16-bit outputs: within the final rounding. fp32: within the budget c * u * mag (dA cancels
+    // near its root A = -1.2785, so its ulp error is not bounded there).
+    if (dtype == DType::kFloat32) {
+      EXPECT_LE(halves.da_budget, Op().Tolerance("out").c);
+      EXPECT_LE(halves.db_budget, Op().Tolerance("out").c);
+    } else {
+      EXPECT_LE(halves.da, 1.0);
+      EXPECT_LE(halves.db, 1.0);
+    }
   }
 }
 
