@@ -31,7 +31,8 @@ TEST(SwiGluGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
     for (const Case& c : cases) {
       const int64_t n = NumElements(c.x_shape);
       std::vector<double> x, grad;
-      for (int64_t i = 0; i < n; ++i) x.push_back(-7.0 + 14.0 * static_cast<double>((i * 37) % n) / n);
+      for (int64_t i = 0; i < n; ++i)
+        x.push_back(-7.0 + 14.0 * static_cast<double>((i * 37) % n) / n);
       for (int64_t i = 0; i < n / 2; ++i) grad.push_back(0.5 - 0.01 * static_cast<double>(i % 97));
       for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         CallBuilder call(Op());
@@ -43,15 +44,15 @@ TEST(SwiGluGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
         ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
         ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
         const ReferenceResult reference = Op().Reference(call.Args());
-        const bool non_contiguous = std::string(c.x_layout) != "contiguous" ||
-                                    std::string(c.out_layout) == "transposed";
+        const bool non_contiguous =
+            std::string(c.x_layout) != "contiguous" || std::string(c.out_layout) == "transposed";
         EXPECT_EQ(reference.call_rules.size(), non_contiguous ? 1u : 0u);
         const std::vector<double> out = testing::OutputValues(call, run, "out");
         const OutputTolerance& tol = Op().Tolerance("out");
         const OutputCheck check =
             CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
-        EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype) << " "
-                                    << FormatDims(c.x_shape) << " dim " << c.dim;
+        EXPECT_TRUE(check.passed())
+            << spec << " " << DTypeName(dtype) << " " << FormatDims(c.x_shape) << " dim " << c.dim;
         if (std::string(spec) == "ref") {
           for (size_t i = 0; i < out.size(); ++i) {
             ASSERT_EQ(out[i], RoundTo(reference.outputs[kOut].value[i], dtype)) << i;
@@ -104,8 +105,8 @@ TEST(SwiGluGradCannUsage, DimReachesTheProviderThroughTheAbi) {
     const std::vector<double> out = testing::OutputValues(call, run, "out");
     const ReferenceResult reference = Op().Reference(call.Args());
     const OutputTolerance& tol = Op().Tolerance("out");
-    EXPECT_TRUE(CheckOutput(Op(), reference.outputs[kOut], out, DType::kFloat32, {tol.ulp, tol.c})
-                    .passed())
+    EXPECT_TRUE(
+        CheckOutput(Op(), reference.outputs[kOut], out, DType::kFloat32, {tol.ulp, tol.c}).passed())
         << "dim " << dim;
     results.push_back(out);
   }

@@ -82,8 +82,8 @@ HalfUlps MeasureHalves(CallBuilder& call, DType dtype) {
     // In 16-bit outputs the final rounding hides the float32 error: fp32 only.
     if (dtype != DType::kFloat32) continue;
     double& budget = first_half ? worst.da_budget : worst.db_budget;
-    budget = std::max(budget,
-                      error / (UnitRoundoff(DType::kFloat32) * reference.outputs[kOut].mag[k]));
+    budget =
+        std::max(budget, error / (UnitRoundoff(DType::kFloat32) * reference.outputs[kOut].mag[k]));
   }
   return worst;
 }
@@ -93,19 +93,18 @@ TEST(SwiGluGradKernel, AgreesWithReferenceInEveryDTypeLayoutAndDim) {
     Dims shape;
     int64_t dim;
   };
-  const Case cases[] = {{{7, 34}, -1}, {{34, 7}, 0}, {{3, 10, 7}, 1}, {{5, 3, 2, 18}, -1},
-                        {{2, 14}, -2}, {{66}, 0}};
+  const Case cases[] = {{{7, 34}, -1},       {{34, 7}, 0},  {{3, 10, 7}, 1},
+                        {{5, 3, 2, 18}, -1}, {{2, 14}, -2}, {{66}, 0}};
   uint64_t seed = 1;
   for (const Case& c : cases) {
     const RandomInputs inputs = Random(c.shape, seed++);
     for (DType dtype : kDTypes) {
       for (const char* layout : {"contiguous", "offset:1", "strided:3", "transposed"}) {
-        CallBuilder call = MakeCall(dtype, c.shape, c.dim, inputs.x, inputs.grad,
-                                    *Layout::Parse(layout));
+        CallBuilder call =
+            MakeCall(dtype, c.shape, c.dim, inputs.x, inputs.grad, *Layout::Parse(layout));
         const auto agreement = RunKernelAgainstReference(Op(), call);
-        EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << FormatDims(c.shape)
-                                        << " dim " << c.dim << " " << layout << ": "
-                                        << agreement.Describe();
+        EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << FormatDims(c.shape) << " dim "
+                                        << c.dim << " " << layout << ": " << agreement.Describe();
       }
     }
   }
@@ -146,9 +145,28 @@ TEST(SwiGluGradKernel, MaxUlpOnRandomInputsPerDTypeAndHalf) {
 TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
   // Rows [A | B] along dim 1 with one yGrad each: every special of A against finite, zero,
   // infinite and NaN B and yGrad.
-  const std::vector<double> as = {kInf, -kInf, kNaN, 0.0, -0.0, -87.3, -87.4, -88.0, -88.7,
-                                  -88.8, -89.0, -100.0, -1e4, -60000.0, 16.6, 17.0, 40.0, 1e4,
-                                  -1.2784645427610737, 1.0, 1e-45, -1e-40};
+  const std::vector<double> as = {kInf,
+                                  -kInf,
+                                  kNaN,
+                                  0.0,
+                                  -0.0,
+                                  -87.3,
+                                  -87.4,
+                                  -88.0,
+                                  -88.7,
+                                  -88.8,
+                                  -89.0,
+                                  -100.0,
+                                  -1e4,
+                                  -60000.0,
+                                  16.6,
+                                  17.0,
+                                  40.0,
+                                  1e4,
+                                  -1.2784645427610737,
+                                  1.0,
+                                  1e-45,
+                                  -1e-40};
   const std::vector<double> bs = {1.5, 0.0, kInf, -kInf, kNaN, 1e4};
   const std::vector<double> gs = {-2.0, 0.0, kInf, kNaN, 3e4};
   std::vector<double> x, grad;
@@ -166,11 +184,11 @@ TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
     for (const char* layout : {"contiguous", "transposed"}) {
       CallBuilder call = MakeCall(dtype, shape, 1, x, grad, *Layout::Parse(layout));
       const auto agreement = RunKernelAgainstReference(Op(), call);
-      EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << layout << ": "
-                                      << agreement.Describe();
+      EXPECT_TRUE(agreement.passed())
+          << DTypeName(dtype) << " " << layout << ": " << agreement.Describe();
       const auto& rules = agreement.outputs.at("out").rules;
-      for (const char* rule : {"swiglu.a_inf", "swiglu.sigmoid_underflow",
-                               "swiglu.inf_times_small_factor"}) {
+      for (const char* rule :
+           {"swiglu.a_inf", "swiglu.sigmoid_underflow", "swiglu.inf_times_small_factor"}) {
         if (dtype != DType::kFloat32 && std::string(rule) == "swiglu.inf_times_small_factor") {
           continue;  // the 16-bit grids miss dA's root and the subnormal As
         }
@@ -235,13 +253,13 @@ TEST(SwiGluGradKernel, TheToleranceRejectsWrongResults) {
   const Dims shape{16, 128};
   const RandomInputs inputs = Random(shape, 5);
   // Correctly rounded results pass.
-  EXPECT_TRUE(CheckPerturbed(DType::kFloat32, shape, inputs,
-                             [](double ref, double, size_t) { return RoundTo(ref, DType::kFloat32); })
-                  .passed());
+  EXPECT_TRUE(CheckPerturbed(DType::kFloat32, shape, inputs, [](double ref, double, size_t) {
+                return RoundTo(ref, DType::kFloat32);
+              }).passed());
   // The older document's typo s * (1 - s * A) in place of s * (1 + A * (1 - s)) fails.
   const Split split{16, 64, 1};
-  const OutputCheck typo = CheckPerturbed(
-      DType::kFloat32, shape, inputs, [&](double ref, double, size_t k) {
+  const OutputCheck typo =
+      CheckPerturbed(DType::kFloat32, shape, inputs, [&](double ref, double, size_t k) {
         if (static_cast<int64_t>(k) % 128 >= split.half) return RoundTo(ref, DType::kFloat32);
         const double a = inputs.x[k], b = inputs.x[k + 64];
         const double g = inputs.grad[(k / 128) * 64 + k % 128];
@@ -250,31 +268,32 @@ TEST(SwiGluGradKernel, TheToleranceRejectsWrongResults) {
       });
   EXPECT_FALSE(typo.passed());
   // Swapping the halves (B through silu, A the multiplier) fails.
-  const OutputCheck swapped = CheckPerturbed(
-      DType::kFloat32, shape, inputs, [&](double ref, double, size_t k) {
+  const OutputCheck swapped =
+      CheckPerturbed(DType::kFloat32, shape, inputs, [&](double ref, double, size_t k) {
         const size_t partner = static_cast<int64_t>(k) % 128 < 64 ? k + 64 : k - 64;
         (void)ref;
         const double a = inputs.x[partner], b = inputs.x[k];
         const double g = inputs.grad[(k / 128) * 64 + k % 64];
         const double s = 1 / (1 + std::exp(-a));
-        return RoundTo(static_cast<int64_t>(k) % 128 < 64 ? g * b * s * (1 + a * (1 - s))
-                                                          : g * a * s,
-                       DType::kFloat32);
+        return RoundTo(
+            static_cast<int64_t>(k) % 128 < 64 ? g * b * s * (1 + a * (1 - s)) : g * a * s,
+            DType::kFloat32);
       });
   EXPECT_FALSE(swapped.passed());
   // An error of twice the budget c * u * mag (plus one ulp) fails.
   const double budget = Op().Tolerance("out").c * UnitRoundoff(DType::kFloat32);
-  const OutputCheck loose = CheckPerturbed(
-      DType::kFloat32, shape, inputs, [&](double ref, double mag, size_t) {
+  const OutputCheck loose =
+      CheckPerturbed(DType::kFloat32, shape, inputs, [&](double ref, double mag, size_t) {
         return RoundTo(ref + 2 * budget * mag + 2 * Ulp(ref, DType::kFloat32), DType::kFloat32);
       });
   EXPECT_FALSE(loose.passed());
   // Truncation toward zero in bf16 passes element by element but fails the rounding bias.
-  const OutputCheck truncated = CheckPerturbed(
-      DType::kBFloat16, shape, inputs, [](double ref, double, size_t) {
+  const OutputCheck truncated =
+      CheckPerturbed(DType::kBFloat16, shape, inputs, [](double ref, double, size_t) {
         const double rounded = RoundTo(ref, DType::kBFloat16);
         if (std::fabs(rounded) <= std::fabs(ref)) return rounded;
-        return rounded > 0 ? NextDown(rounded, DType::kBFloat16) : NextUp(rounded, DType::kBFloat16);
+        return rounded > 0 ? NextDown(rounded, DType::kBFloat16)
+                           : NextUp(rounded, DType::kBFloat16);
       });
   EXPECT_EQ(truncated.metrics.failures, 0);
   EXPECT_FALSE(truncated.metrics.rounding_bias_ok);

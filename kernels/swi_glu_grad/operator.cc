@@ -29,11 +29,11 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 }  // namespace swi_glu_grad
 
 extern const OperatorDef kOperator_swi_glu_grad{
-    kDescription_swi_glu_grad,   swi_glu_grad::kTensors, swi_glu_grad::kParams,
-    swi_glu_grad::Validate,      swi_glu_grad::Reference,
-    swi_glu_grad::WorkspaceBytes, swi_glu_grad::Compute,
-    swi_glu_grad::Invoke,         swi_glu_grad::Plan,
-    nullptr,
+    kDescription_swi_glu_grad, swi_glu_grad::kTensors,
+    swi_glu_grad::kParams,     swi_glu_grad::Validate,
+    swi_glu_grad::Reference,   swi_glu_grad::WorkspaceBytes,
+    swi_glu_grad::Compute,     swi_glu_grad::Invoke,
+    swi_glu_grad::Plan,        nullptr,
 };
 
 }  // namespace aclnn_check

@@ -50,8 +50,8 @@ struct ReferenceRun {
 };
 
 ReferenceRun RunReference(const Dims& x_shape, int64_t dim, const std::vector<double>& x,
-                 const std::vector<double>& grad, DType dtype = DType::kFloat32,
-                 Layout layout = {}) {
+                          const std::vector<double>& grad, DType dtype = DType::kFloat32,
+                          Layout layout = {}) {
   const size_t d = static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(x_shape.size()) : dim);
   Dims ygrad_shape = x_shape;
   ygrad_shape[d] /= 2;
@@ -100,8 +100,9 @@ TEST(SwiGluGradReference, MatchesFiniteDifferenceOfForwardAlongEveryDim) {
 TEST(SwiGluGradReference, HandComputedValues) {
   // x = [A0, A1, A2, A3 | B0, B1, B2, B3] along dim 0; silu'(A) and silu(A) in 40 digits.
   const std::vector<double> a = {1.0, -2.0, 0.5, 3.0};
-  const std::vector<double> silu_derivative = {0.927670511871486731788584, -0.09078424878489547875697751,
-                                               0.7399611873026518091735519, 1.088104106015169617069232};
+  const std::vector<double> silu_derivative = {
+      0.927670511871486731788584, -0.09078424878489547875697751, 0.7399611873026518091735519,
+      1.088104106015169617069232};
   const std::vector<double> silu = {0.7310585786300048792511592, -0.2384058440442351118805417,
                                     0.3112296656009272823194503, 2.857722380467299657363456};
   const std::vector<double> b = {2.0, -0.5, 4.0, 1.0};
@@ -173,8 +174,8 @@ TEST(SwiGluGradReference, InfiniteAGivesTheFormulasNaNAndAcceptsTheLimit) {
 TEST(SwiGluGradReference, SigmoidUnderflowAcceptsTheKernelsZeroSigmoid) {
   const RuleTag tag = Op().Tag("swiglu.sigmoid_underflow");
   // Rows [A | B]: A = -90 (float32 exp(90) overflows), A = -87.4, A = -87.3 (no rule).
-  const ReferenceRun run = RunReference({3, 2}, -1, {-90.0, 1e30, -87.4, 1.0, -87.3, 1.0},
-                               {1e10, 1.0, 1.0});
+  const ReferenceRun run =
+      RunReference({3, 2}, -1, {-90.0, 1e30, -87.4, 1.0, -87.3, 1.0}, {1e10, 1.0, 1.0});
   const ReferenceOutput& out = run.out();
   const double s90 = 1.0 / (1.0 + std::exp(90.0));
   const double b = static_cast<float>(1e30);  // the value the float32 tensor holds
@@ -200,19 +201,19 @@ TEST(SwiGluGradReference, InfiniteMultiplierOfAFactorNearZeroAcceptsEitherInfini
   const double root = static_cast<float>(-1.2784645427610737);  // dA's factor vanishes near it
   const double subnormal = std::ldexp(1.0, -149);
   // Rows [A | B] along dim 1.
-  const ReferenceRun run = RunReference({5, 2}, 1,
-                                        {root, 1.0, root, kInf, 1.0, 1.0, subnormal, 1.0, 0.0, 1.0},
-                                        {kInf, 2.0, kInf, kInf, kInf});
+  const ReferenceRun run =
+      RunReference({5, 2}, 1, {root, 1.0, root, kInf, 1.0, 1.0, subnormal, 1.0, 0.0, 1.0},
+                   {kInf, 2.0, kInf, kInf, kInf});
   const ReferenceOutput& out = run.out();
   EXPECT_TRUE(std::isinf(out.value[0]));  // inf times a tiny non-zero factor
   EXPECT_EQ(out.rule[0], tag);
-  EXPECT_EQ(out.rule[1], kNoRule);        // dB = inf * A * s is far from 0
-  EXPECT_EQ(out.rule[2], tag);            // B = inf with a finite yGrad
-  EXPECT_EQ(out.rule[4], kNoRule);        // A = 1: the factor is far from 0
+  EXPECT_EQ(out.rule[1], kNoRule);  // dB = inf * A * s is far from 0
+  EXPECT_EQ(out.rule[2], tag);      // B = inf with a finite yGrad
+  EXPECT_EQ(out.rule[4], kNoRule);  // A = 1: the factor is far from 0
   EXPECT_EQ(out.rule[5], kNoRule);
-  EXPECT_EQ(out.value[6], kInf);          // dA = inf * 1 * (1/2 + ...) at a subnormal A
+  EXPECT_EQ(out.value[6], kInf);  // dA = inf * 1 * (1/2 + ...) at a subnormal A
   EXPECT_EQ(out.rule[6], kNoRule);
-  EXPECT_EQ(out.value[7], kInf);          // dB = inf * 2^-150
+  EXPECT_EQ(out.value[7], kInf);  // dB = inf * 2^-150
   EXPECT_EQ(out.rule[7], tag);
   EXPECT_TRUE(std::isnan(out.value[9]));  // A = 0: an exact zero times inf is NaN in every form
   EXPECT_EQ(out.rule[9], kNoRule);
@@ -225,7 +226,7 @@ TEST(SwiGluGradReference, NaNPropagatesWithoutARule) {
   const ReferenceRun run = RunReference({2, 2}, 1, {kNaN, 1.0, 1.0, kNaN}, {1.0, 1.0});
   EXPECT_TRUE(std::isnan(run.out().value[0]));
   EXPECT_TRUE(std::isnan(run.out().value[1]));
-  EXPECT_TRUE(std::isnan(run.out().value[2]));  // dA depends on B
+  EXPECT_TRUE(std::isnan(run.out().value[2]));   // dA depends on B
   EXPECT_FALSE(std::isnan(run.out().value[3]));  // dB does not
   for (int k = 0; k < 4; ++k) EXPECT_EQ(run.out().rule[k], kNoRule);
 }
@@ -238,7 +239,8 @@ TEST(SwiGluGradReference, EveryLayoutGivesTheContiguousResult) {
     const ReferenceRun contiguous = RunReference(shape, dim, x, grad, DType::kFloat16);
     EXPECT_TRUE(contiguous.result.call_rules.empty());
     for (const char* text : {"offset:3", "strided:2", "transposed"}) {
-      const ReferenceRun run = RunReference(shape, dim, x, grad, DType::kFloat16, *Layout::Parse(text));
+      const ReferenceRun run =
+          RunReference(shape, dim, x, grad, DType::kFloat16, *Layout::Parse(text));
       EXPECT_EQ(run.out().value, contiguous.out().value) << text << " dim " << dim;
       EXPECT_EQ(run.out().mag, contiguous.out().mag) << text << " dim " << dim;
       const bool listed = run.result.call_rules.size() == 1 &&

@@ -1,6 +1,8 @@
 // Every check of SPEC 4.1 with its status code and rule id, in the documented order.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "support/call_builder.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
@@ -66,8 +68,9 @@ TEST(SwiGluGradValidate, NullPointersAre161001) {
 TEST(SwiGluGradValidate, NullIsReportedBeforeEveryOtherProblem) {
   // Mixed dtypes, an odd split, a bad dim and an empty out: the null yGrad still wins.
   CallBuilder call(Op());
-  call.Zeros("x", DType::kFloat64, {3, 0}).Zeros("out", DType::kFloat16, {0}).Param("dim",
-                                                                                   int64_t{9});
+  call.Zeros("x", DType::kFloat64, {3, 0})
+      .Zeros("out", DType::kFloat16, {0})
+      .Param("dim", int64_t{9});
   ExpectRejected(call, ACLNN_ERR_PARAM_NULLPTR, "swiglu.check.null");
   CallBuilder out_pointer = Valid(DType::kFloat64, {3});
   out_pointer.NullOutPointers(false, true);
@@ -188,8 +191,9 @@ TEST(SwiGluGradValidate, ChecksRunInTheDocumentedOrder) {
   dim.Param("dim", int64_t{2});
   ExpectRejected(dim, ACLNN_ERR_PARAM_INVALID, "swiglu.check.dim");
   CallBuilder odd(Op());
-  odd.Zeros("yGrad", DType::kFloat32, {9}).Zeros("x", DType::kFloat32, {3}).Zeros(
-      "out", DType::kFloat32, {0});
+  odd.Zeros("yGrad", DType::kFloat32, {9})
+      .Zeros("x", DType::kFloat32, {3})
+      .Zeros("out", DType::kFloat32, {0});
   odd.Param("dim", int64_t{0});
   ExpectRejected(odd, ACLNN_ERR_PARAM_INVALID, "swiglu.check.odd_split");
   CallBuilder ygrad = Valid(DType::kFloat32, {2, 0});
@@ -227,6 +231,46 @@ TEST(SwiGluGradValidate, InferenceSeriesNeedsSixtyFourByteHalfRows) {
   EXPECT_TRUE(Op().Validate(a2.Args(), Product::kA2).ok());
   EXPECT_TRUE(Op().Validate(a2.Args(), Product::kA3).ok());
   ExpectRejected(a2, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
+}
+
+// The case-file plan of an axis point, laid out as zero tensors.
+CallBuilder FromPlan(const nlohmann::json& axes, DType dtype) {
+  std::string error;
+  const std::optional<CallPlan> plan = Op().def().plan(axes, dtype, &error);
+  EXPECT_TRUE(plan.has_value()) << error;
+  CallBuilder call(Op());
+  for (size_t slot = 0; slot < plan->tensors.size(); ++slot) {
+    call.Zeros(Op().tensors()[slot].name, plan->tensors[slot]->dtype, plan->tensors[slot]->shape);
+  }
+  call.Param("dim", plan->params.at(kDim));
+  return call;
+}
+
+TEST(SwiGluGradValidate, PlansOfValidAxesPassAndNegativeOnesReachTheirCheck) {
+  nlohmann::json defaults = nlohmann::json::object();
+  for (const AxisDef& axis : Op().axes()) defaults[axis.name] = axis.default_values->at(0);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    CallBuilder call = FromPlan(defaults, dtype);
+    EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << DTypeName(dtype);
+    EXPECT_EQ(call.tensor("yGrad").view().shape, (Dims{16, 64}));
+  }
+  CallBuilder middle = FromPlan({{"x_shape", {3, 4, 5}}, {"dim", -2}}, DType::kFloat16);
+  EXPECT_EQ(middle.tensor("yGrad").view().shape, (Dims{3, 2, 5}));
+  EXPECT_EQ(middle.tensor("out").view().shape, (Dims{3, 4, 5}));
+  EXPECT_TRUE(Op().Validate(middle.Args(), Product::kA3).ok());
+  CallBuilder odd = FromPlan({{"x_shape", {4, 7}}, {"dim", 1}}, DType::kFloat32);
+  EXPECT_EQ(odd.tensor("yGrad").view().shape, (Dims{4, 3}));
+  ExpectRejected(odd, ACLNN_ERR_PARAM_INVALID, "swiglu.check.odd_split");
+  CallBuilder bad_dim = FromPlan({{"x_shape", {4, 8}}, {"dim", 2}}, DType::kFloat32);
+  EXPECT_EQ(bad_dim.tensor("yGrad").view().shape, (Dims{4, 8}));
+  ExpectRejected(bad_dim, ACLNN_ERR_PARAM_INVALID, "swiglu.check.dim");
+  CallBuilder scalar =
+      FromPlan({{"x_shape", nlohmann::json::array()}, {"dim", -1}}, DType::kFloat32);
+  ExpectRejected(scalar, ACLNN_ERR_PARAM_INVALID, "swiglu.check.rank");
+  CallBuilder empty = FromPlan({{"x_shape", {0, 8}}, {"dim", -1}}, DType::kFloat32);
+  ExpectRejected(empty, ACLNN_ERR_PARAM_INVALID, "swiglu.check.empty");
+  CallBuilder unaligned = FromPlan({{"x_shape", {2, 6}}, {"dim", -1}}, DType::kFloat16);
+  ExpectRejected(unaligned, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
 }
 
 }  // namespace
