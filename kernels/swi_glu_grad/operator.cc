@@ -1,0 +1,39 @@
+#include "aclnn/aclnnop/aclnn_swi_glu_grad.h"
+#include "common/abi_call.h"
+#include "swi_glu_grad/swi_glu_grad.h"
+
+namespace aclnn_check {
+extern const char kDescription_swi_glu_grad[];
+
+namespace swi_glu_grad {
+namespace {
+
+constexpr TensorSlot kTensors[] = {
+    {"yGrad", SlotRole::kInput},
+    {"x", SlotRole::kInput},
+    {"out", SlotRole::kOutput},
+};
+
+constexpr ParamSlot kParams[] = {
+    {"dim", ParamKind::kInt64},
+};
+
+aclnnStatus Invoke(void* symbol, const AbiCall& call) {
+  auto function = reinterpret_cast<decltype(&aclnnSwiGluGradGetWorkspaceSize)>(symbol);
+  const int64_t* dim = std::get_if<int64_t>(&call.params[kDim]);
+  return function(call.tensors[kYGrad], call.tensors[kX], dim ? *dim : kDefaultDim,
+                  call.tensors[kOut], call.workspace_size, call.executor);
+}
+
+}  // namespace
+}  // namespace swi_glu_grad
+
+extern const OperatorDef kOperator_swi_glu_grad{
+    kDescription_swi_glu_grad, swi_glu_grad::kTensors,
+    swi_glu_grad::kParams,     swi_glu_grad::Validate,
+    swi_glu_grad::Reference,   swi_glu_grad::WorkspaceBytes,
+    swi_glu_grad::Compute,     swi_glu_grad::Invoke,
+    swi_glu_grad::Plan,        nullptr,
+};
+
+}  // namespace aclnn_check

@@ -1,0 +1,101 @@
+// Float64 reference: the formula of SPEC 4.1 evaluated in IEEE double, with the magnitude of the
+// error a float32 kernel makes (README.md) and the rules where A is infinite or so negative that
+// float32's sigmoid underflows.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "swi_glu_grad/swi_glu_grad.h"
+
+namespace aclnn_check::swi_glu_grad {
+namespace {
+
+// Below this A, float32's sigmoid(A) = 1 / (1 + exp(-A)) is under 2^-126 (subnormal), and below
+// about -88.72 exp(-A) overflows float32, so a float32 kernel's s becomes 0.
+constexpr double kSigmoidUnderflowBelow = -126 * std::numbers::ln2;
+
+bool AnyNonContiguous(const OpArgs& args) {
+  for (size_t slot : {kYGrad, kX, kOut}) {
+    const TensorView* view = args.tensor(slot);
+    if (view && !view->is_contiguous()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kAInf = op.Tag("swiglu.a_inf");
+  static const RuleTag kSigmoidUnderflow = op.Tag("swiglu.sigmoid_underflow");
+  static const RuleTag kInfTimesSmallFactor = op.Tag("swiglu.inf_times_small_factor");
+  static const RuleTag kNonContiguous = op.Tag("swiglu.non_contiguous");
+  const double tiny = SmallestNormal(DType::kFloat32);
+  // How close to 0 a factor may be and still be rounded to 0 (or across it) by a float32 kernel.
+  const double bound = op.Tolerance("out").c * UnitRoundoff(DType::kFloat32);
+  const auto near_zero = [&](double factor, double factor_mag) {
+    return factor != 0 && std::fabs(factor) <= bound * factor_mag + tiny;
+  };
+
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  if (AnyNonContiguous(args)) result.call_rules.push_back(kNonContiguous);
+  // The reference serves calls that Validate accepted; anything else computes nothing rather
+  // than read outside a tensor.
+  if (!args.tensor(kYGrad) || !args.tensor(kX) || !args.tensor(kOut) ||
+      args.tensor(kX)->rank() == 0 || args.tensor(kOut)->shape != args.tensor(kX)->shape) {
+    return result;
+  }
+  const Split split = SplitOf(args);
+  if (args.tensor(kYGrad)->numel() != split.outer * split.half * split.inner) return result;
+
+  const std::vector<double> grad = ReadAsDouble(*args.tensor(kYGrad));
+  const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
+  ReferenceOutput& out = result.outputs[kOut];
+  out.Resize(x.size());
+  for (int64_t o = 0; o < split.outer; ++o) {
+    for (int64_t j = 0; j < split.half; ++j) {
+      for (int64_t i = 0; i < split.inner; ++i) {
+        const size_t ia = static_cast<size_t>((o * 2 * split.half + j) * split.inner + i);
+        const size_t ib = ia + static_cast<size_t>(split.half * split.inner);
+        const size_t ig = static_cast<size_t>((o * split.half + j) * split.inner + i);
+        const double a = x[ia];
+        const double b = x[ib];
+        const double g = grad[ig];
+
+        const double s = 1.0 / (1.0 + std::exp(-a));
+        out.value[ia] = g * b * s * (1.0 + a * (1.0 - s));  // dA
+        out.value[ib] = g * a * s;                          // dB
+        // A float32 kernel's s carries an absolute error of about u * s, or u * 2^-126 where s
+        // is subnormal; it reaches dA through 1 - s (terms 1 and s) times A.
+        const double s_mag = std::max(s, tiny);
+        const double factor_a_mag = s_mag * (1.0 + std::fabs(a) * (1.0 + s));
+        const double factor_b_mag = std::fabs(a) * s_mag;
+        out.mag[ia] = std::fabs(g * b) * factor_a_mag;
+        out.mag[ib] = std::fabs(g) * factor_b_mag;
+
+        if (std::isinf(a)) {
+          // The limit of the formula: s -> 1 and A * (1 - s) -> 0 for +inf, s * A -> 0 for -inf.
+          const double limit_factor = a > 0 ? 1.0 : 0.0;
+          out.alt[ia] = g * b * limit_factor;
+          out.alt[ib] = g * (a > 0 ? a : 0.0);
+          out.mag[ia] = std::fabs(g * b) * limit_factor;
+          out.mag[ib] = 0;
+          out.rule[ia] = out.rule[ib] = kAInf;
+        } else if (a < kSigmoidUnderflowBelow) {
+          // The kernel form (s + s * (1 - s) * A) * B * yGrad and s * A * yGrad with s = 0.
+          out.alt[ia] = (0.0 * a + 0.0) * b * g;
+          out.alt[ib] = 0.0 * a * g;
+          out.rule[ia] = out.rule[ib] = kSigmoidUnderflow;
+        } else if (!std::isnan(a)) {
+          if (std::isinf(g * b) && near_zero(s * (1.0 + a * (1.0 - s)), factor_a_mag)) {
+            out.rule[ia] = kInfTimesSmallFactor;
+          }
+          if (std::isinf(g) && near_zero(a * s, factor_b_mag)) out.rule[ib] = kInfTimesSmallFactor;
+        }
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::swi_glu_grad

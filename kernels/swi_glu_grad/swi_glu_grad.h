@@ -1,0 +1,31 @@
+// aclnnSwiGluGrad(yGrad, x, dim, out).
+#pragma once
+
+#include "common/operator.h"
+
+namespace aclnn_check::swi_glu_grad {
+
+enum Slot : size_t { kYGrad, kX, kOut };
+enum Param : size_t { kDim };
+
+// dim when the call carries none (tests that build OpArgs without it): the op definition's -1.
+constexpr int64_t kDefaultDim = -1;
+
+// x viewed as [outer, 2 * half, inner] around the split dimension: A is [:, :half, :], B is
+// [:, half:, :], yGrad is [outer, half, inner]; every index is logical (row-major).
+struct Split {
+  int64_t outer = 0;
+  int64_t half = 0;
+  int64_t inner = 0;
+};
+// The split of a validated call (dim normalized, x.shape[dim] even).
+Split SplitOf(const OpArgs& args);
+int64_t DimParam(const OpArgs& args);
+
+CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
+ReferenceResult Reference(const Operator& op, const OpArgs& args);
+uint64_t WorkspaceBytes(const OpArgs& args);
+void Compute(const OpArgs& args, void* workspace);
+std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
+
+}  // namespace aclnn_check::swi_glu_grad
