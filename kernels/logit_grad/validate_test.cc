@@ -1,7 +1,9 @@
 // Every check of SPEC 4.3 with its status code and rule id, in the documented order.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "logit_grad/logit_grad.h"
 #include "support/call_builder.h"
@@ -163,6 +165,52 @@ TEST(LogitGradValidate, EveryCheckIsAStatusRuleOfTheDescription) {
     EXPECT_EQ(rule->kind, "status");
     EXPECT_EQ(rule->status, status) << id;
   }
+}
+
+// Case-file planning: every tensor gets the shape axis and the dtype, eps comes from its axis, and
+// invalid combinations are planned so that the validation rejects them.
+TEST(LogitGradPlan, EveryTensorHasTheShapeAndTheDTypeAndEpsIsTheParameter) {
+  std::string error;
+  const auto plan = Op().def().plan({{"shape", {3, 5}}, {"eps", 0.25}}, DType::kBFloat16, &error);
+  ASSERT_TRUE(plan) << error;
+  ASSERT_EQ(plan->tensors.size(), 3u);
+  for (const auto& tensor : plan->tensors) {
+    ASSERT_TRUE(tensor);
+    EXPECT_EQ(tensor->dtype, DType::kBFloat16);
+    EXPECT_EQ(tensor->shape, (Dims{3, 5}));
+  }
+  ASSERT_EQ(plan->params.size(), 1u);
+  EXPECT_EQ(std::get<double>(plan->params[kEps]), 0.25);
+}
+
+TEST(LogitGradPlan, EpsStringsAreInfinitiesAndNaN) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::string error;
+  for (const auto& [text, check] :
+       {std::pair<const char*, bool (*)(double)>{"inf", [](double v) { return v == kInf; }},
+        {"-inf", [](double v) { return v == -kInf; }},
+        {"nan", [](double v) { return std::isnan(v); }}}) {
+    const auto plan = Op().def().plan({{"shape", {2}}, {"eps", text}}, DType::kFloat32, &error);
+    ASSERT_TRUE(plan) << text;
+    EXPECT_TRUE(check(std::get<double>(plan->params[kEps]))) << text;
+  }
+  EXPECT_FALSE(Op().def().plan({{"shape", {2}}, {"eps", "tiny"}}, DType::kFloat32, &error));
+  EXPECT_NE(error.find("eps"), std::string::npos);
+}
+
+TEST(LogitGradPlan, InvalidCombinationsArePlannedAndRejectedByValidation) {
+  std::string error;
+  const auto plan = Op().def().plan({{"shape", Dims(9, 1)}, {"eps", -1}}, DType::kFloat32, &error);
+  ASSERT_TRUE(plan) << error;
+  CallBuilder call(Op());
+  for (size_t slot = 0; slot < plan->tensors.size(); ++slot) {
+    call.Zeros(Op().tensors()[slot].name, plan->tensors[slot]->dtype, plan->tensors[slot]->shape);
+  }
+  call.Param("eps", plan->params[kEps]);
+  ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "logit.check.rank");
+  const auto doubles = Op().def().plan({{"shape", {4}}, {"eps", -1}}, DType::kFloat64, &error);
+  ASSERT_TRUE(doubles) << error;
+  EXPECT_EQ(doubles->tensors[kOut]->dtype, DType::kFloat64);
 }
 
 }  // namespace
