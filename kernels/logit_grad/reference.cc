@@ -72,13 +72,12 @@ Element Decide(double x, double dy, double eps, const Tags& tags) {
   if (eps == kInf) return {0, 0, 0, tags.eps_inf};
   if (eps > 1) return {kNaN, 0, 0, tags.eps_gt1};
   if (eps == 1) return {SignedInfinity(dy), 0, 0, tags.eps_eq1};
-  if (!std::isfinite(x)) {
-    // The kernel never finds such an x inside [lo, hi]: it writes its fill.
-    const double kernel_fill = RoundTo(eps, DType::kFloat32) >= 0 ? 0.0 : kNaN;
-    return {kNaN, 0, kernel_fill, tags.x_nan_inf};
-  }
+  // The CANN kernel's fill outside its range: it tests float32(eps) >= 0, so a negative eps that
+  // rounds to -0 takes the eps >= 0 path.
+  const double kernel_fill = RoundTo(eps, DType::kFloat32) >= 0 ? 0.0 : kNaN;
+  if (!std::isfinite(x)) return {kNaN, 0, kernel_fill, tags.x_nan_inf};
   if (eps < 0) {
-    if (x < 0 || x > 1) return {kNaN, 0, 0, tags.neg_eps_outside};
+    if (x < 0 || x > 1) return {kNaN, 0, kernel_fill, tags.neg_eps_outside};
     return Inside(x, dy, tags);
   }
   const bool inside = x >= eps && x <= 1 - eps;  // never true for eps > 0.5

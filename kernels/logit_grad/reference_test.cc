@@ -155,7 +155,8 @@ TEST(LogitGradReference, EveryRowOfTheEpsTable) {
       WithAlt({0.75, kInf, 1, kNaN, "logit.x_nan_inf"}, 0),
       WithAlt({-1e-50, kNaN, 1, kNaN, "logit.x_nan_inf"}, 0),  // float32(-1e-50) = -0 >= 0
       // logit.neg_eps_outside: NaN, whatever dy is.
-      {-1.0, -0.5, 1, kNaN, "logit.neg_eps_outside"},
+      WithAlt({-1.0, -0.5, 1, kNaN, "logit.neg_eps_outside"}, kNaN),
+      WithAlt({-1e-50, -0.5, 1, kNaN, "logit.neg_eps_outside"}, 0),  // float32(eps) = -0
       {-1.0, 1.5, kInf, kNaN, "logit.neg_eps_outside"},
       {-1.0, -1e-30, 0, kNaN, "logit.neg_eps_outside"},
       {-1.0, F32(1.0 + 1e-7), 1, kNaN, "logit.neg_eps_outside"},
