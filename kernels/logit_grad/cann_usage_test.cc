@@ -1,0 +1,116 @@
+// aclnnLogitGrad driven through the dlopen'd cpu and ref providers as a CANN user would; both
+// agree with the float64 reference within SPEC section 5.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "check/output_check.h"
+#include "logit_grad/logit_grad.h"
+#include "support/cann_sample.h"
+
+namespace aclnn_check::logit_grad {
+namespace {
+
+using testing::CallBuilder;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const Operator& Op() { return *FindOperator("LogitGrad"); }
+
+TEST(LogitGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
+  std::vector<double> x, dy;
+  for (int i = 0; i < 4 * 130; ++i) {
+    x.push_back(-0.1 + 0.00231 * i);
+    dy.push_back(0.5 - 0.003 * i);
+  }
+  // A few special values at fixed places: the edges, NaN and infinities in both inputs.
+  x[0] = 0.0;
+  x[1] = 1.0;
+  x[2] = kNaN;
+  x[3] = kInf;
+  dy[4] = kInf;
+  dy[5] = kNaN;
+  for (const char* spec : {"cpu", "ref"}) {
+    const auto provider = Provider::Load(spec);
+    for (double eps : {-1.0, 0.0, 0.2, 0.75, 1.0, 2.0, kNaN}) {
+      for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        CallBuilder call(Op());
+        call.Tensor("x", dtype, {4, 130}, x, *Layout::Parse("transposed"))
+            .Tensor("dy", dtype, {4, 130}, dy, *Layout::Parse("strided:2"))
+            .Zeros("out", dtype, {4, 130}, *Layout::Parse("offset:5"))
+            .Param("eps", eps);
+        const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+        ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
+        ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
+        const ReferenceResult reference = Op().Reference(call.Args());
+        const std::vector<double> out = testing::OutputValues(call, run, "out");
+        const OutputTolerance& tol = Op().Tolerance("out");
+        const OutputCheck check =
+            CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
+        EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype) << " eps " << eps;
+        if (std::string(spec) == "ref") {
+          for (size_t i = 0; i < out.size(); ++i) {
+            const double expected = RoundTo(reference.outputs[kOut].value[i], dtype);
+            if (std::isnan(expected)) {
+              ASSERT_TRUE(std::isnan(out[i])) << i;
+            } else {
+              ASSERT_EQ(out[i], expected) << i;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(LogitGradCannUsage, EmptyTensorSucceedsAndWritesNothing) {
+  for (const char* spec : {"cpu", "ref"}) {
+    const auto provider = Provider::Load(spec);
+    CallBuilder call(Op());
+    call.Zeros("x", DType::kFloat16, {2, 0})
+        .Zeros("dy", DType::kFloat16, {2, 0})
+        .Tensor("out", HostTensor(DType::kFloat16, {2, 0}, {}, std::byte{0x5A}))
+        .Param("eps", -1.0);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    EXPECT_EQ(run.workspace_status, 0) << spec;
+    EXPECT_EQ(run.execute_status, 0) << spec;
+    EXPECT_EQ(run.workspace_bytes, 0u) << spec;
+    for (std::byte b : run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
+  }
+}
+
+TEST(LogitGradCannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
+  for (const char* spec : {"cpu", "ref"}) {
+    const auto provider = Provider::Load(spec);
+    CallBuilder shape(Op());
+    shape.Zeros("x", DType::kFloat32, {3})
+        .Zeros("dy", DType::kFloat32, {4})
+        .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
+        .Param("eps", -1.0);
+    const testing::SampleRun bad_shape = testing::RunLikeCannSample(*provider, Op(), shape);
+    EXPECT_EQ(bad_shape.workspace_status, ACLNN_ERR_PARAM_INVALID);
+    for (std::byte b : bad_shape.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
+
+    CallBuilder dtype(Op());
+    dtype.Zeros("x", DType::kFloat32, {3})
+        .Zeros("dy", DType::kFloat16, {3})
+        .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
+        .Param("eps", 0.1);
+    const testing::SampleRun bad_dtype = testing::RunLikeCannSample(*provider, Op(), dtype);
+    EXPECT_EQ(bad_dtype.workspace_status, ACLNN_ERR_PARAM_INVALID);
+    for (std::byte b : bad_dtype.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
+
+    CallBuilder null_dy(Op());
+    null_dy.Zeros("x", DType::kFloat32, {3})
+        .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
+        .Param("eps", -1.0);
+    const testing::SampleRun null_run = testing::RunLikeCannSample(*provider, Op(), null_dy);
+    EXPECT_EQ(null_run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
+    for (std::byte b : null_run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check::logit_grad

@@ -1,0 +1,24 @@
+// aclnnLogitGrad(x, dy, eps, out).
+#pragma once
+
+#include "common/operator.h"
+
+namespace aclnn_check::logit_grad {
+
+enum Slot : size_t { kX, kDy, kOut };
+enum Param : size_t { kEps };
+
+// The eps parameter of a call; a call built without it (tests) uses the seed's suggested -1,
+// which is also PyTorch's value for eps = None.
+inline double EpsOf(const OpArgs& args) {
+  const double* eps = kEps < args.params.size() ? args.param<double>(kEps) : nullptr;
+  return eps ? *eps : -1.0;
+}
+
+CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
+ReferenceResult Reference(const Operator& op, const OpArgs& args);
+uint64_t WorkspaceBytes(const OpArgs& args);
+void Compute(const OpArgs& args, void* workspace);
+std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
+
+}  // namespace aclnn_check::logit_grad

@@ -1,0 +1,123 @@
+// Float64 reference: the eps table of SPEC 4.3, first match decides, with x compared with eps and
+// 1 - eps in double. Where the CANN kernel is known to differ (it rounds eps to float32 and follows
+// PyTorch's vectorised path), the element's alt holds what that kernel computes.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "logit_grad/logit_grad.h"
+
+namespace aclnn_check::logit_grad {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// dy / (x * (1 - x)) in IEEE arithmetic: what a kernel computes once x is inside its range.
+double Formula(double x, double dy) { return dy / (x * (1 - x)); }
+
+// The documented value at x = 0 or x = 1: an infinity with the sign of dy, NaN for dy 0 or NaN.
+double SignedInfinity(double dy) {
+  return dy == 0 || std::isnan(dy) ? kNaN : std::copysign(kInf, dy);
+}
+
+double MagnitudeOf(double value) { return std::isfinite(value) ? std::fabs(value) : 0.0; }
+
+// Whether x's side of [lo, hi] depends on how eps is rounded (rule logit.eps_rounding, for
+// 0 <= eps < 1): the documented bounds are eps and 1 - eps in double; the CANN kernel uses
+// float32(eps) and 1.0f - float32(eps) in float32, and float32(1 - eps) is the bound SPEC names.
+// x is ambiguous when some choice of bounds puts it inside and another outside.
+bool SideDependsOnRounding(double x, double eps) {
+  const double lo32 = RoundTo(eps, DType::kFloat32);
+  const double hi32 = RoundTo(1 - eps, DType::kFloat32);
+  const double kernel_hi = static_cast<double>(1.0f - static_cast<float>(lo32));
+  const double lo_min = std::min(eps, lo32), lo_max = std::max(eps, lo32);
+  const double hi_min = std::min({1 - eps, hi32, kernel_hi});
+  const double hi_max = std::max({1 - eps, hi32, kernel_hi});
+  const bool inside_for_some = x >= lo_min && x <= hi_max;
+  const bool inside_for_all = x >= lo_max && x <= hi_min;
+  return inside_for_some != inside_for_all;
+}
+
+struct Tags {
+  RuleTag eps_nan, eps_inf, eps_gt1, eps_eq1, x_nan_inf, neg_eps_outside, eps_outside, x_edge,
+      dy_special, eps_rounding;
+};
+
+struct Element {
+  double value = 0;
+  double mag = 0;
+  double alt = 0;
+  RuleTag rule = kNoRule;
+};
+
+// The documented value for an x inside the range (rows x_edge, dy_special and the formula).
+Element Inside(double x, double dy, const Tags& tags) {
+  if (x == 0 || x == 1) {
+    const double value = SignedInfinity(dy);
+    // x = -0: x * (1 - x) is -0, so IEEE arithmetic gives the opposite infinity.
+    return {value, 0, std::signbit(x) ? -value : value, tags.x_edge};
+  }
+  const double value = Formula(x, dy);
+  if (!std::isfinite(dy)) return {value, 0, 0, tags.dy_special};
+  return {value, MagnitudeOf(value), 0, kNoRule};
+}
+
+Element Decide(double x, double dy, double eps, const Tags& tags) {
+  if (std::isnan(eps)) {
+    // The kernel: NaN >= 0 is false, so lo = 0, hi = 1 and the fill is NaN.
+    const double alt = x >= 0 && x <= 1 ? Formula(x, dy) : kNaN;
+    return {kNaN, MagnitudeOf(alt), alt, tags.eps_nan};
+  }
+  if (eps == kInf) return {0, 0, 0, tags.eps_inf};
+  if (eps > 1) return {kNaN, 0, 0, tags.eps_gt1};
+  if (eps == 1) return {SignedInfinity(dy), 0, 0, tags.eps_eq1};
+  // The CANN kernel's fill outside its range: it tests float32(eps) >= 0, so a negative eps that
+  // rounds to -0 takes the eps >= 0 path.
+  const double kernel_fill = RoundTo(eps, DType::kFloat32) >= 0 ? 0.0 : kNaN;
+  if (!std::isfinite(x)) return {kNaN, 0, kernel_fill, tags.x_nan_inf};
+  if (eps < 0) {
+    if (x < 0 || x > 1) return {kNaN, 0, kernel_fill, tags.neg_eps_outside};
+    return Inside(x, dy, tags);
+  }
+  const bool inside = x >= eps && x <= 1 - eps;  // never true for eps > 0.5
+  if (SideDependsOnRounding(x, eps)) {
+    if (inside) {
+      const Element documented = Inside(x, dy, tags);
+      return {documented.value, documented.mag, 0, tags.eps_rounding};
+    }
+    const double alt = Formula(x, dy);
+    return {0, MagnitudeOf(alt), alt, tags.eps_rounding};
+  }
+  if (!inside) return {0, 0, 0, tags.eps_outside};
+  return Inside(x, dy, tags);
+}
+
+}  // namespace
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const Tags kTags{
+      op.Tag("logit.eps_nan"),      op.Tag("logit.eps_inf"),   op.Tag("logit.eps_gt1"),
+      op.Tag("logit.eps_eq1"),      op.Tag("logit.x_nan_inf"), op.Tag("logit.neg_eps_outside"),
+      op.Tag("logit.eps_outside"),  op.Tag("logit.x_edge"),    op.Tag("logit.dy_special"),
+      op.Tag("logit.eps_rounding"),
+  };
+  const double eps = EpsOf(args);
+  const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
+  const std::vector<double> dy = ReadAsDouble(*args.tensor(kDy));
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  ReferenceOutput& out = result.outputs[kOut];
+  out.Resize(x.size());
+  if (x.empty()) result.call_rules.push_back(op.Tag("logit.empty"));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const Element element = Decide(x[i], dy[i], eps, kTags);
+    out.value[i] = element.value;
+    out.mag[i] = element.mag;
+    out.alt[i] = element.alt;
+    out.rule[i] = element.rule;
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::logit_grad
