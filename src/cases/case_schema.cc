@@ -86,7 +86,7 @@ json OperatorClause(const Operator& op) {
       NonEmptyArrayOf({{"$ref", "#/definitions/shape"}});
   patterns["^dtype\\.(" + Alternation(tensors) + ")$"] =
       NonEmptyArrayOf({{"$ref", "#/definitions/dtype"}});
-  if (!params.empty()) patterns["^param\\.(" + Alternation(params) + ")$"] = NonEmptyArrayOf({});
+  if (!params.empty()) patterns["^param\\.(" + Alternation(params) + ")$"] = NonEmptyArrayOf(json::object());
   json input_properties = json::object();
   for (const std::string& name : inputs) input_properties[name] = json::object();
   return {{"if", {{"properties", {{"op", {{"const", op.name()}}}}}, {"required", {"op"}}}},

@@ -40,7 +40,7 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   int64_t rel_count = 0, within = 0;
   double bias_sum = 0;
   int64_t bias_count = 0;
-  double worst_failing = -1;
+  double worst_error = -1;
 
   for (size_t i = 0; i < device.size(); ++i) {
     const double dev = device[i];
@@ -101,14 +101,14 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
         ++bias_count;
       }
     }
-    if (!passed) {
-      ++m.failures;
-      if (!std::isfinite(ulp_error)) ulp_error = std::numeric_limits<double>::infinity();
-    }
-    // The worst element: any failure beats any pass; among equals, the larger error.
-    const double score = passed ? ulp_error : 1e300 + (std::isfinite(ulp_error) ? ulp_error : 1);
-    if (m.worst.index < 0 || score > worst_failing) {
-      worst_failing = score;
+    if (!passed) ++m.failures;
+    // The worst element: any failure beats any pass; among equals, the larger finite error. A
+    // passing element accepted through a rule's alternative may have an infinite distance to
+    // the reference; it must not outrank anything.
+    const double rank_error = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
+    if (m.worst.index < 0 || (!passed && m.worst.passed) ||
+        (passed == m.worst.passed && rank_error > worst_error)) {
+      worst_error = rank_error;
       m.worst = {static_cast<int64_t>(i), dev, ref, ulp_error, rule ? rule->id : "", passed};
     }
   }

@@ -76,7 +76,15 @@ inline SampleRun RunLikeCannSample(const Provider& provider, const Operator& op,
       bool_arrays.push_back(acl.create_bool_array(flat.get(), bools->size()));
       abi.params.emplace_back(static_cast<const aclBoolArray*>(bool_arrays.back()));
     } else {
-      abi.params.emplace_back(static_cast<const aclIntArray*>(nullptr));
+      // A null pointer of the parameter's own kind.
+      const ParamKind kind = op.params()[abi.params.size()].kind;
+      if (kind == ParamKind::kString) {
+        abi.params.emplace_back(static_cast<char*>(nullptr));
+      } else if (kind == ParamKind::kBoolArray) {
+        abi.params.emplace_back(static_cast<const aclBoolArray*>(nullptr));
+      } else {
+        abi.params.emplace_back(static_cast<const aclIntArray*>(nullptr));
+      }
     }
   }
   aclOpExecutor* executor = nullptr;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,8 +44,11 @@ struct KernelAgreement {
 inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder& call) {
   const OpArgs args = call.Args();
   const ReferenceResult reference = op.Reference(args);
-  std::vector<std::byte> workspace(op.def().workspace_bytes(args) + 1);
-  op.def().compute(args, workspace.data());
+  // 64-byte aligned, as aclrtMalloc's memory is.
+  const size_t bytes = (op.def().workspace_bytes(args) + 64) / 64 * 64;
+  std::unique_ptr<std::byte, decltype(&std::free)> workspace(
+      static_cast<std::byte*>(std::aligned_alloc(64, bytes)), &std::free);
+  op.def().compute(args, workspace.get());
   KernelAgreement agreement;
   for (size_t slot = 0; slot < reference.outputs.size(); ++slot) {
     const ReferenceOutput& expected = reference.outputs[slot];
