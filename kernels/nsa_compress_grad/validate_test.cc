@@ -1,5 +1,8 @@
-// Every check of SPEC 4.5 with its status code and rule id, one by one, and their order.
+// Every check of SPEC 4.5 with its status code and rule id, one by one, and their order; and the
+// case plans of negative case files, which validation must reject with the intended rule.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
@@ -490,6 +493,98 @@ TEST(NsaCompressGradValidate, EveryStatusRuleIsDeclaredWithItsStatus) {
     EXPECT_FALSE(rule->description.empty() || rule->condition.empty() || rule->source.empty())
         << id;
   }
+}
+
+// The axes of a test point: every axis's first default, with overrides.
+nlohmann::json Axes(const nlohmann::json& overrides = nlohmann::json::object()) {
+  nlohmann::json axes = nlohmann::json::object();
+  for (const AxisDef& axis : Op().axes()) axes[axis.name] = axis.default_values->at(0);
+  for (const auto& [name, value] : overrides.items()) {
+    EXPECT_TRUE(axes.contains(name)) << name;
+    axes[name] = value;
+  }
+  return axes;
+}
+
+CallBuilder FromPlan(const CallPlan& plan) {
+  CallBuilder call(Op());
+  for (size_t slot = 0; slot < plan.tensors.size(); ++slot) {
+    if (plan.tensors[slot]) {
+      call.Zeros(Op().tensors()[slot].name, plan.tensors[slot]->dtype, plan.tensors[slot]->shape);
+    }
+  }
+  for (size_t slot = 0; slot < plan.params.size(); ++slot) {
+    call.Param(Op().params()[slot].name, plan.params[slot]);
+  }
+  return call;
+}
+
+TEST(NsaCompressGradValidate, DefaultPlanIsTheCannExample) {
+  std::string error;
+  const std::optional<CallPlan> plan = Op().def().plan(Axes(), DType::kBFloat16, &error);
+  ASSERT_TRUE(plan) << error;
+  ASSERT_EQ(plan->tensors.size(), 5u);
+  EXPECT_EQ(plan->tensors[kOutputGrad]->shape, (Dims{15, 4, 32}));  // 7 + 8 windows
+  EXPECT_EQ(plan->tensors[kInput]->shape, (Dims{272, 4, 32}));
+  EXPECT_EQ(plan->tensors[kWeight]->shape, (Dims{32, 4}));
+  EXPECT_EQ(plan->tensors[kInputGrad]->shape, (Dims{272, 4, 32}));
+  EXPECT_EQ(plan->tensors[kWeightGrad]->shape, (Dims{32, 4}));
+  for (const auto& tensor : plan->tensors) EXPECT_EQ(tensor->dtype, DType::kBFloat16);
+  EXPECT_EQ(plan->params[kActSeqLen], ParamValue(std::vector<int64_t>{0, 128, 272}));
+  EXPECT_EQ(plan->params[kBlockSize], ParamValue(int64_t{32}));
+  EXPECT_EQ(plan->params[kStride], ParamValue(int64_t{16}));
+  EXPECT_EQ(plan->params[kActSeqLenType], ParamValue(int64_t{0}));
+  EXPECT_EQ(plan->params[kLayout], ParamValue(std::string("TND")));
+  CallBuilder call = FromPlan(*plan);
+  ExpectAccepted(call, "default plan");
+}
+
+TEST(NsaCompressGradValidate, PlansOfCaseFilesGetTheIntendedOutcome) {
+  struct Point {
+    nlohmann::json overrides;
+    std::string rule;  // "" for a valid call
+  };
+  const std::vector<Point> points = {
+      {{{"act_seq_len", nullptr}}, ""},  // T = tokens = 256, T' = 15
+      {{{"act_seq_len", nullptr}, {"tokens", 16}}, "nsa.check.empty"},
+      {{{"act_seq_len", {37, 37, 211}}, {"heads", 3}, {"head_dim", 48}}, ""},
+      {{{"layout", nullptr}}, ""},
+      {{{"block_size", 128}, {"stride", 112}, {"heads", 128}, {"head_dim", 256}}, ""},
+      {{{"block_size", 24}}, "nsa.check.align16"},
+      {{{"block_size", -16}}, "nsa.check.align16"},
+      {{{"stride", 0}}, "nsa.check.align16"},
+      {{{"head_dim", 40}}, "nsa.check.align16"},
+      {{{"block_size", 32}, {"stride", 32}}, "nsa.check.block_vs_stride"},
+      {{{"block_size", 144}}, "nsa.check.block_size_max"},
+      {{{"head_dim", 272}}, "nsa.check.head_dim_max"},
+      {{{"heads", 0}}, "nsa.check.heads"},
+      {{{"heads", 129}}, "nsa.check.heads"},
+      {{{"act_seq_len_type", 1}}, "nsa.check.act_seq_len_type"},
+      {{{"layout", "BSND"}}, "nsa.check.layout"},
+      {{{"act_seq_len", nlohmann::json::array()}}, "nsa.check.act_seq_len"},
+      {{{"act_seq_len", {0, 200, 128}}}, "nsa.check.act_seq_len"},
+      {{{"act_seq_len", {16}}}, "nsa.check.empty"},
+      {{{"act_seq_len", {0}}}, "nsa.check.empty"},
+  };
+  for (const Point& point : points) {
+    const std::string what = point.overrides.dump();
+    std::string error;
+    const std::optional<CallPlan> plan =
+        Op().def().plan(Axes(point.overrides), DType::kFloat16, &error);
+    ASSERT_TRUE(plan) << what << ": " << error;
+    CallBuilder call = FromPlan(*plan);
+    if (point.rule.empty()) {
+      ExpectAccepted(call, what);
+    } else {
+      ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, point.rule, what);
+    }
+  }
+}
+
+TEST(NsaCompressGradValidate, PlanRefusesOnlyNegativeDimensions) {
+  std::string error;
+  EXPECT_FALSE(Op().def().plan(Axes({{"heads", -1}}), DType::kFloat16, &error));
+  EXPECT_NE(error.find("negative"), std::string::npos) << error;
 }
 
 }  // namespace
