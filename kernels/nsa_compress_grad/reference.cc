@@ -1,0 +1,111 @@
+// Float64 reference of SPEC 4.5: the mathematical definition, sequence by sequence, window by
+// window (not the real kernel's per-core walk, see README.md).
+#include <cmath>
+
+#include "nsa_compress_grad/nsa_compress_grad.h"
+
+namespace aclnn_check::nsa_compress_grad {
+namespace {
+
+// Where a float32 kernel may overflow although the exact result is finite: the sum of the
+// finite terms' magnitudes reaches 2^127, within a factor 2 of float32's largest finite value.
+// Only bfloat16 inputs can get there (float16 products stay below 2^32).
+constexpr double kFloat32OverflowScale = 0x1p127;
+
+}  // namespace
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kUncovered = op.Tag("nsa.uncovered");
+  static const RuleTag kOverlap = op.Tag("nsa.overlap");
+  static const RuleTag kSpecial = op.Tag("nsa.special");
+  static const RuleTag kOverflow = op.Tag("nsa.fp32_overflow");
+
+  const TensorView& input_view = *args.tensor(kInput);
+  const TensorView& grad_view = *args.tensor(kOutputGrad);
+  const std::vector<double> grad = ReadAsDouble(grad_view);
+  const std::vector<double> input = ReadAsDouble(input_view);
+  const std::vector<double> weight = ReadAsDouble(*args.tensor(kWeight));
+  const int64_t tokens = input_view.shape[0];
+  const int64_t heads = input_view.shape[1];
+  const int64_t head_dim = input_view.shape[2];
+  const int64_t rows_of_grad = grad_view.shape[0];
+  const int64_t block_size = IntParam(args, kBlockSize);
+  const int64_t stride = IntParam(args, kStride);
+  const std::vector<int64_t>* ends = args.param<std::vector<int64_t>>(kActSeqLen);
+  const std::vector<Sequence> sequences = Sequences(ends, tokens, block_size, stride);
+
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  ReferenceOutput& input_grad = result.outputs[kInputGrad];
+  ReferenceOutput& weight_grad = result.outputs[kWeightGrad];
+  input_grad.Resize(static_cast<size_t>(tokens * heads * head_dim));
+  weight_grad.Resize(static_cast<size_t>(block_size * heads));
+
+  if (!ends) result.call_rules.push_back(op.Tag("nsa.null_act_seq_len"));
+  if (ends && !ends->empty() && ends->front() == 0) {
+    result.call_rules.push_back(op.Tag("nsa.leading_zero"));
+  }
+  for (size_t b = 0; b < sequences.size(); ++b) {
+    if (sequences[b].windows == 0 && !(b == 0 && sequences[b].length == 0)) {
+      result.call_rules.push_back(op.Tag("nsa.short_sequence"));
+      break;
+    }
+  }
+
+  // Terms of every output element: value = sum of the terms (IEEE double), mag = sum of the
+  // finite terms' magnitudes, special = some term is inf or NaN.
+  std::vector<uint8_t> input_special(input_grad.value.size(), 0);
+  std::vector<uint8_t> weight_special(weight_grad.value.size(), 0);
+  std::vector<int64_t> coverage(static_cast<size_t>(tokens), 0);
+  auto add = [](ReferenceOutput& out, std::vector<uint8_t>& special, size_t at, double term) {
+    out.value[at] += term;
+    if (std::isfinite(term)) {
+      out.mag[at] += std::fabs(term);
+    } else {
+      special[at] = 1;
+    }
+  };
+  for (const Sequence& sequence : sequences) {
+    for (int64_t i = 0; i < sequence.windows; ++i) {
+      const int64_t window = sequence.first_window + i;
+      if (window >= rows_of_grad) break;  // outputGrad too short: rejected by validation
+      for (int64_t j = 0; j < block_size; ++j) {
+        const int64_t row = sequence.start + i * stride + j;
+        ++coverage[static_cast<size_t>(row)];
+        for (int64_t n = 0; n < heads; ++n) {
+          const size_t w_at = static_cast<size_t>(j * heads + n);
+          for (int64_t e = 0; e < head_dim; ++e) {
+            const size_t g_at = static_cast<size_t>((window * heads + n) * head_dim + e);
+            const size_t x_at = static_cast<size_t>((row * heads + n) * head_dim + e);
+            add(input_grad, input_special, x_at, weight[w_at] * grad[g_at]);
+            add(weight_grad, weight_special, w_at, grad[g_at] * input[x_at]);
+          }
+        }
+      }
+    }
+  }
+
+  const size_t row_size = static_cast<size_t>(heads * head_dim);
+  for (size_t at = 0; at < input_grad.value.size(); ++at) {
+    const int64_t covered = coverage[at / row_size];
+    if (covered == 0) {
+      input_grad.rule[at] = kUncovered;
+    } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
+      input_grad.rule[at] = kOverflow;
+    } else if (input_special[at]) {
+      input_grad.rule[at] = kSpecial;
+    } else if (covered > 1) {
+      input_grad.rule[at] = kOverlap;
+    }
+  }
+  for (size_t at = 0; at < weight_grad.value.size(); ++at) {
+    if (weight_grad.mag[at] >= kFloat32OverflowScale) {
+      weight_grad.rule[at] = kOverflow;
+    } else if (weight_special[at]) {
+      weight_grad.rule[at] = kSpecial;
+    }
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::nsa_compress_grad
