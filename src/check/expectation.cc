@@ -44,9 +44,12 @@ std::optional<Expectation> Expectation::Parse(std::string_view text, std::string
 bool Expectation::Accepts(double device, double ref, double alt, double mag, DType out,
                           const Tolerance& tolerance) const {
   for (const Choice& choice : choices_) {
-    const double expected = choice.kind == Choice::Kind::kRef   ? ref
-                            : choice.kind == Choice::Kind::kAlt ? alt
-                                                                : choice.value;
+    if (choice.kind == Choice::Kind::kValue) {
+      // A constant is matched exactly (0 matches either zero, NaN any NaN).
+      if (device == choice.value || (std::isnan(device) && std::isnan(choice.value))) return true;
+      continue;
+    }
+    const double expected = choice.kind == Choice::Kind::kRef ? ref : alt;
     if (CheckElement(device, expected, mag, out, tolerance).pass) return true;
   }
   return false;

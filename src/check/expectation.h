@@ -2,7 +2,7 @@
 // alternatives separated by '|':
 //   ref   the reference value within the element bound      alt   the rule's alternative value
 //   nan   a NaN      inf / -inf   that infinity      0   a zero of either sign
-//   <number>  that value within the element bound
+//   <number>  exactly that value
 #pragma once
 
 #include <optional>

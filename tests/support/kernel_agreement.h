@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <map>
 #include <string>
@@ -48,6 +49,8 @@ inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder
   const size_t bytes = (op.def().workspace_bytes(args) + 64) / 64 * 64;
   std::unique_ptr<std::byte, decltype(&std::free)> workspace(
       static_cast<std::byte*>(std::aligned_alloc(64, bytes)), &std::free);
+  // NaN bytes: a kernel that forgets to initialise its scratch shows up.
+  std::memset(workspace.get(), 0xFF, bytes);
   op.def().compute(args, workspace.get());
   KernelAgreement agreement;
   for (size_t slot = 0; slot < reference.outputs.size(); ++slot) {
