@@ -73,6 +73,12 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
   run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
   run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
+  bool no_isolate = false;
+  run_cmd->add_flag("--no-isolate", no_isolate,
+                    "Run test points in this process (for debugging; a crash ends the run)");
+  double max_memory_gib = 0;
+  run_cmd->add_option("--max-memory", max_memory_gib,
+                      "GiB a test point may use; larger ones are refused (default: half the machine)");
   run_cmd->callback([&] {
     try {
       std::tie(run.shard_index, run.shard_total) = shard.empty() ? ShardFromEnvironment(shard_total) : ParseShard(shard);
@@ -82,6 +88,8 @@ int main(int argc, char** argv) {
       return;
     }
     run.progress = InteractiveTerminal();
+    run.isolate = !no_isolate;
+    run.max_memory_bytes = static_cast<uint64_t>(max_memory_gib * (1ull << 30));
     run.command_line = CommandLine(argc, argv);
     exit_code = Run(run);
   });

@@ -107,6 +107,22 @@ std::string ReproCommand(const TestPoint& point, const RunContext& context) {
          ShellQuote(point.id);
 }
 
+uint64_t EstimatedBytes(const TestPoint& point) {
+  uint64_t bytes = 0;
+  const OpArgs args = DescriptorArgs(point);
+  for (size_t slot = 0; slot < args.tensors.size(); ++slot) {
+    if (!args.tensors[slot]) continue;
+    const TensorView& view = *args.tensors[slot];
+    const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
+    const uint64_t elements = static_cast<uint64_t>(view.numel());
+    // Host copy, device buffer, downloaded copy; decoded doubles; for outputs the reference's
+    // value, mag, alt and rule and the decoded device values.
+    bytes += 3 * storage + 8 * elements;
+    if (point.op().tensors()[slot].role == SlotRole::kOutput) bytes += 34 * elements;
+  }
+  return bytes;
+}
+
 PreparedPoint PreparePoint(const TestPoint& point) {
   const Operator& op = point.op();
   const CaseFile& c = *point.case_file;

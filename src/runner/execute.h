@@ -42,6 +42,10 @@ constexpr std::byte kInputGapFill{0xFF};
 TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
                                  const RunContext& context);
 
+// Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
+// values, the reference): what --max-memory is compared with.
+uint64_t EstimatedBytes(const TestPoint& point);
+
 // The repro command of a test point.
 std::string ReproCommand(const TestPoint& point, const RunContext& context);
 

@@ -19,9 +19,15 @@
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "runner/execute.h"
+#include "runner/in_process.h"
+#include "runner/isolation.h"
 
 namespace aclnn_check {
 namespace {
+
+uint64_t HalfOfMemory() {
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
+}
 
 std::string IsoTime(std::chrono::system_clock::time_point time) {
   const std::time_t t = std::chrono::system_clock::to_time_t(time);
@@ -144,8 +150,16 @@ int Run(const RunOptions& options) {
   std::vector<std::unique_ptr<CaseFile>> cases;
   std::vector<TestPoint> points;
   try {
-    provider = Provider::Load(options.provider);
-    const std::optional<std::string> reported = provider->SocName();
+    // Isolated runs never load provider code into this process: a probe worker reports the SoC.
+    std::optional<std::string> reported;
+    if (options.isolate) {
+      const ProviderProbe probe = ProbeProvider(options.provider);
+      if (!probe.error.empty()) throw ProviderError(probe.error);
+      reported = probe.soc;
+    } else {
+      provider = Provider::Load(options.provider);
+      reported = provider->SocName();
+    }
     soc = options.soc ? *options.soc : reported.value_or("");
     if (soc.empty()) {
       std::cerr << "aclnn-check: the provider has no aclrtGetSocName; name the product with --soc\n";
@@ -204,53 +218,78 @@ int Run(const RunOptions& options) {
   }
 
   RunContext context{provider.get(), product, &profiles, ReproPrefix(options, soc)};
-  std::vector<TestPointResult> results(selected.size());
-  std::atomic<size_t> next{0}, done{0}, failed{0};
+  const uint64_t max_memory = options.max_memory_bytes ? options.max_memory_bytes : HalfOfMemory();
+  std::vector<std::optional<nlohmann::json>> results(selected.size());
+  size_t done = 0, failed = 0;
   std::mutex output;
   Progress progress(options.progress, selected.size());
-  std::atomic<bool> setup_failed{false};
-  std::string setup_error;
-  auto worker = [&] {
-    std::unique_ptr<DeviceSession> session;
-    try {
-      session = std::make_unique<DeviceSession>(*provider);
-    } catch (const ProviderError& error) {
-      std::lock_guard lock(output);
-      setup_failed = true;
-      setup_error = error.what();
-      return;
-    }
-    for (size_t i = next++; i < selected.size(); i = next++) {
-      results[i] = ExecuteTestPoint(*selected[i], *session, context);
-      const TestPointResult& r = results[i];
-      const bool bad = r.verdict == Verdict::kFailed || r.verdict == Verdict::kError ||
-                       (options.require_all && r.verdict == Verdict::kNotProvided);
-      if (bad) {
-        ++failed;
-        std::lock_guard lock(output);
-        if (options.progress) std::cerr << "\r";
-        std::cout << "FAIL " << r.id;
-        if (!r.failures.empty()) std::cout << "\n  " << r.failures[0].rule << ": " << r.failures[0].message;
-        if (r.verdict == Verdict::kNotProvided) std::cout << "\n  the provider does not export " << r.op;
-        std::cout << "\n  repro: " << r.repro << "\n" << std::flush;
+  const auto record = [&](size_t index, nlohmann::json result) {
+    std::lock_guard lock(output);
+    const std::string verdict = result.at("verdict").get<std::string>();
+    const bool bad = verdict == "failed" || verdict == "error" ||
+                     (options.require_all && verdict == "not-provided");
+    if (bad) {
+      ++failed;
+      if (options.progress) std::cerr << "\r";
+      std::cout << "FAIL " << result.at("id").get<std::string>();
+      if (!result.at("failures").empty()) {
+        const auto& first = result.at("failures")[0];
+        std::cout << "\n  " << first.at("rule").get<std::string>() << ": "
+                  << first.at("message").get<std::string>();
       }
-      progress.Update(++done, failed);
+      if (verdict == "not-provided") std::cout << "\n  the provider does not export " << result.at("op").get<std::string>();
+      std::cout << "\n  repro: " << result.at("repro").get<std::string>() << "\n" << std::flush;
     }
+    results[index] = std::move(result);
+    progress.Update(++done, failed);
   };
-  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(selected.size(), 1))));
-  std::vector<std::thread> threads;
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-  for (std::thread& thread : threads) thread.join();
-  progress.Finish();
-  if (setup_failed) {
-    std::cerr << "aclnn-check: " << setup_error << "\n";
-    return 2;
+
+  // Points over the memory limit are refused up front instead of being killed by the system.
+  std::vector<const TestPoint*> runnable;
+  std::vector<size_t> runnable_index;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    const uint64_t needed = EstimatedBytes(*selected[i]);
+    if (needed > max_memory) {
+      TestPointResult refused = AbortedResult(
+          *selected[i], context, "harness.memory",
+          "needs about " + std::to_string(needed >> 20) + " MiB, more than --max-memory (" +
+              std::to_string(max_memory >> 20) + " MiB); not run");
+      refused.verdict = Verdict::kError;
+      record(i, TestPointJson(refused));
+      continue;
+    }
+    runnable.push_back(selected[i]);
+    runnable_index.push_back(i);
   }
 
+  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
+  bool completed = true;
+  try {
+    if (options.isolate) {
+      IsolationOptions isolation;
+      isolation.workers = jobs;
+      isolation.timeout_of = [&](const TestPoint& point) {
+        return point.case_file->timeout_seconds.value_or(options.timeout_seconds);
+      };
+      completed = RunIsolated(options.provider, context, runnable, isolation,
+                              [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
+    } else {
+      completed = RunInProcess(*provider, context, runnable, jobs,
+                               [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
+    }
+  } catch (const std::exception& error) {
+    progress.Finish();
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+  progress.Finish();
+
   nlohmann::json test_points = nlohmann::json::array();
-  for (const TestPointResult& r : results) test_points.push_back(TestPointJson(r));
+  for (auto& result : results) {
+    if (result) test_points.push_back(std::move(*result));
+  }
   nlohmann::json provider_files = nlohmann::json::array();
-  for (const std::string& path : provider->paths()) {
+  for (const std::string& path : ProviderPaths(options.provider)) {
     provider_files.push_back({{"path", path}, {"sha256", Sha256OfFile(path)}});
   }
   const nlohmann::json metadata = {
@@ -265,6 +304,8 @@ int Run(const RunOptions& options) {
       {"filter", options.filter},
       {"shard", std::to_string(options.shard_index) + "/" + std::to_string(options.shard_total)},
       {"jobs", jobs},
+      {"isolated", options.isolate},
+      {"interrupted", !completed},
       {"require_all", options.require_all},
       {"overrides", OverridesJson(profiles)},
   };
@@ -286,6 +327,11 @@ int Run(const RunOptions& options) {
             << totals.at("failed") << " failed, " << totals.at("not_provided") << " not provided, "
             << totals.at("errors") << " errors (" << soc << ", " << ProductName(product)
             << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
+  if (!completed) {
+    std::cout << "interrupted: the report holds the " << report.at("test_points").size() << " of "
+              << selected.size() << " test points that finished\n";
+    return kInterruptedExitCode;
+  }
   return failed > 0 ? 1 : 0;
 }
 

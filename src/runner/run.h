@@ -22,11 +22,16 @@ struct RunOptions {
   bool list_only = false;
   std::vector<std::string> profiles;
   bool progress = false;  // a progress line on stderr
+  bool isolate = true;    // run test points in worker processes (--no-isolate: in this process)
+  uint64_t max_memory_bytes = 0;  // 0: half of the machine's memory
   std::string command_line;  // as typed, for the report
 };
 
-// Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input.
+// Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted
+// (the partial report is written).
 int Run(const RunOptions& options);
+
+constexpr int kInterruptedExitCode = 130;
 
 // I/N from "--shard I/N" or the environment (CI_NODE_INDEX/CI_NODE_TOTAL, or
 // JOB_COMPLETION_INDEX with a given total); throws std::invalid_argument.

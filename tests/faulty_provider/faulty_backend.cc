@@ -1,7 +1,14 @@
 // A test-only provider that computes like the cpu provider except for one planted fault in
 // HardswishBackward, chosen at build time (ACLNN_FAULT). The fault-detection tests run the default
-// suite on each variant and assert that the harness names the rule or metric that catches it.
+// suite on each variant and assert that the harness names the rule or metric that catches it; the
+// reliability tests use the variants that crash, hang or write out of bounds on some points only.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include "core/tensor_view.h"
@@ -24,6 +31,12 @@ enum class Fault {
   kWrongStatus,      // null pointers give 161002 instead of 161001
   kModifiedInput,    // the kernel writes into self
   kIgnoredLayout,    // views read and written as if contiguous at offset 0
+  // Reliability faults, on tensors of exactly 21 elements only (other points stay healthy):
+  kCrashSegv,          // an invalid memory write in execute
+  kCrashAbort,         // abort() in execute
+  kHang,               // never returns from execute
+  kOutputOverflow,     // writes one element past the end of out's buffer
+  kWorkspaceOverflow,  // asks for 64 bytes of workspace and writes 65
 };
 constexpr Fault kFault = Fault::ACLNN_FAULT;
 
@@ -44,6 +57,38 @@ TensorView AsContiguous(TensorView view) {
   view.strides = ContiguousStrides(view.shape);
   view.offset = 0;
   return view;
+}
+
+constexpr int64_t kTriggerElements = 21;  // 84 bytes of float32: more than the 64-byte minimum buffer
+
+// Faults that strike the whole process or memory outside the views.
+void Misbehave(const OpArgs& args, void* workspace) {
+  const TensorView& out = *args.tensor(2);
+  if (out.numel() != kTriggerElements) return;
+  switch (kFault) {
+    case Fault::kCrashSegv: {
+      // A real invalid access (a write to a page with no access rights), not undefined behaviour
+      // the compiler could turn into something else.
+      void* page = mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      *static_cast<volatile int*>(page) = 0;
+      break;
+    }
+    case Fault::kCrashAbort:
+      std::abort();
+    case Fault::kHang:
+      while (true) pause();
+    case Fault::kOutputOverflow: {
+      // One element past the last byte of the buffer the view may use.
+      char* end = out.element_address(out.storage_elements());
+      std::memset(end, 0x42, DTypeSize(out.dtype));
+      break;
+    }
+    case Fault::kWorkspaceOverflow:
+      static_cast<char*>(workspace)[64] = 0x42;
+      break;
+    default:
+      break;
+  }
 }
 
 void HardswishBackward(const OpArgs& args) {
@@ -74,12 +119,14 @@ void HardswishBackward(const OpArgs& args) {
 bool IsHardswish(const Operator& op) { return op.name() == "HardswishBackward"; }
 
 uint64_t WorkspaceBytes(const Operator& op, const OpArgs& args) {
+  if (kFault == Fault::kWorkspaceOverflow && IsHardswish(op)) return 64;
   return op.def().workspace_bytes(args);
 }
 
 void Run(const Operator& op, const OpArgs& args, void* workspace) {
   if (IsHardswish(op)) {
     HardswishBackward(args);
+    Misbehave(args, workspace);
   } else {
     op.def().compute(args, workspace);
   }
