@@ -4,11 +4,14 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cli/explain.h"
+#include "report/atomic_file.h"
+#include "report/html_report.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "runner/run.h"
@@ -124,6 +127,23 @@ int main(int argc, char** argv) {
       std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
                 << totals.at("failed") << " failed; reports in " << merge_output << "\n";
       exit_code = totals.at("failed").get<int>() + totals.at("errors").get<int>() > 0 ? 1 : 0;
+    } catch (const std::exception& error) {
+      std::cerr << "aclnn-check: " << error.what() << "\n";
+      exit_code = 2;
+    }
+  });
+
+  std::string html_input, html_output;
+  auto* html = report->add_subcommand("html", "Write report.html from a report.json");
+  html->add_option("report", html_input, "report.json")->required();
+  html->add_option("-o,--output", html_output, "Output file (default: report.html beside the report)");
+  html->callback([&] {
+    try {
+      const std::filesystem::path output =
+          html_output.empty() ? std::filesystem::path(html_input).parent_path() / "report.html"
+                              : std::filesystem::path(html_output);
+      WriteFileAtomically(output, HtmlReport(LoadReport(html_input)));
+      std::cout << "wrote " << output.string() << "\n";
     } catch (const std::exception& error) {
       std::cerr << "aclnn-check: " << error.what() << "\n";
       exit_code = 2;
