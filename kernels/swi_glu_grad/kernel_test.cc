@@ -199,6 +199,32 @@ TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
   }
 }
 
+TEST(SwiGluGradKernel, InfiniteYGradWithASubnormalBAgrees) {
+  // CANN's order (factor * B) * yGrad: a subnormal B times a factor below 1/2 underflows to 0,
+  // and 0 * inf is NaN where the reference's yGrad * B * factor is +-inf (rule
+  // swiglu.inf_times_small_factor). bfloat16's smallest subnormal is 2^-133, so only
+  // A far enough below dA's root (-20: factor about -4e-8) underflows there.
+  const std::vector<double> as = {-2.4, -5.0, -20.0, -40.0, 0.5, 2.4, 30.0};
+  const std::vector<double> bs = {1e-45, -1e-45, 1e-40, std::ldexp(1.0, -133), 1.0};
+  const std::vector<double> gs = {kInf, -kInf, 2.0};
+  std::vector<double> x, grad;
+  for (double a : as) {
+    for (double b : bs) {
+      for (double g : gs) {
+        x.push_back(a);
+        x.push_back(b);
+        grad.push_back(g);
+      }
+    }
+  }
+  const Dims shape{static_cast<int64_t>(grad.size()), 2};
+  for (DType dtype : kDTypes) {
+    CallBuilder call = MakeCall(dtype, shape, 1, x, grad);
+    const auto agreement = RunKernelAgainstReference(Op(), call);
+    EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
+  }
+}
+
 TEST(SwiGluGradKernel, DenseSweepOfAInFloat32) {
   // A from -100 to 40 in steps of 2^-10 (the sigmoid's underflow edge near -87.34 and -88.72,
   // the saturation near 16.6, dA's root near -1.2785), with ordinary and with huge multipliers

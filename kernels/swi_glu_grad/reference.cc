@@ -87,7 +87,15 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
           out.alt[ib] = 0.0 * a * g;
           out.rule[ia] = out.rule[ib] = kSigmoidUnderflow;
         } else if (!std::isnan(a)) {
-          if (std::isinf(g * b) && near_zero(s * (1.0 + a * (1.0 - s)), factor_a_mag)) {
+          // dA = yGrad * B * factor with yGrad * B infinite: one rounding may take the factor
+          // to 0, or, where only one of yGrad and B is infinite, a kernel that multiplies the
+          // finite one by the factor first (CANN: (factor * B) * yGrad) may underflow that
+          // product to 0 (below 2^-126 it is subnormal, or flushed).
+          const double factor_a = s * (1.0 + a * (1.0 - s));
+          const double finite_multiplier = std::isinf(g) ? b : g;
+          const bool product_underflows =
+              std::isinf(g) != std::isinf(b) && std::fabs(finite_multiplier * factor_a) < tiny;
+          if (std::isinf(g * b) && (near_zero(factor_a, factor_a_mag) || product_underflows)) {
             out.rule[ia] = kInfTimesSmallFactor;
           }
           if (std::isinf(g) && near_zero(a * s, factor_b_mag)) out.rule[ib] = kInfTimesSmallFactor;

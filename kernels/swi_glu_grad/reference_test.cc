@@ -222,6 +222,27 @@ TEST(SwiGluGradReference, InfiniteMultiplierOfAFactorNearZeroAcceptsEitherInfini
   EXPECT_EQ(finite.out().rule[0], kNoRule);
 }
 
+TEST(SwiGluGradReference, InfiniteYGradTimesAnUnderflowingFactorTimesBAcceptsEitherInfinityOrNaN) {
+  const RuleTag tag = Op().Tag("swiglu.inf_times_small_factor");
+  const double subnormal = std::ldexp(1.0, -149);
+  // Rows [A | B] along dim 1: B subnormal with yGrad = inf, where factor * B (A = -2.4: factor
+  // about -0.1) is below 2^-126 and rounds to 0 in float32; B = 1 (no rule); B = 2^-100, where
+  // the product stays normal (no rule); yGrad subnormal with B = inf (the other order).
+  const ReferenceRun run = RunReference(
+      {4, 2}, 1, {-2.4, subnormal, -2.4, 1.0, -2.4, std::ldexp(1.0, -100), -2.4, kInf},
+      {kInf, kInf, kInf, subnormal});
+  const ReferenceOutput& out = run.out();
+  EXPECT_EQ(out.value[0], -kInf);  // inf * 2^-149 * s * (negative factor) in double
+  EXPECT_EQ(out.rule[0], tag);
+  EXPECT_EQ(out.rule[2], kNoRule);
+  EXPECT_EQ(out.rule[4], kNoRule);
+  EXPECT_EQ(out.value[6], -kInf);
+  EXPECT_EQ(out.rule[6], tag);
+  // Both infinite: nothing finite to underflow, and the factor is far from 0.
+  const ReferenceRun both = RunReference({2}, 0, {-2.4, kInf}, {kInf});
+  EXPECT_EQ(both.out().rule[0], kNoRule);
+}
+
 TEST(SwiGluGradReference, NaNPropagatesWithoutARule) {
   const ReferenceRun run = RunReference({2, 2}, 1, {kNaN, 1.0, 1.0, kNaN}, {1.0, 1.0});
   EXPECT_TRUE(std::isnan(run.out().value[0]));
