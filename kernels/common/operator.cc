@@ -115,6 +115,14 @@ Operator::Operator(const OperatorDef& def, std::string folder)
     rule.source = "SPEC section 3 support matrix";
     rules_.push_back(std::move(rule));
   }
+  RuleDef other;
+  other.id = "matrix." + id_ + ".other";
+  other.kind = "status";
+  other.status = ACLNN_ERR_PARAM_INVALID;
+  other.description = name_ + " rejects the dtypes no product lists (float64, integers, bool)";
+  other.condition = "a tensor's dtype is not float16, bfloat16 or float32";
+  other.source = "SPEC section 3 support matrix";
+  rules_.push_back(std::move(other));
 }
 
 std::optional<size_t> Operator::TensorIndex(std::string_view name) const {
@@ -141,7 +149,9 @@ bool Operator::Supports(Product product, DType dtype) const {
 }
 
 std::string Operator::MatrixRule(DType dtype) const {
-  return "matrix." + id_ + "." + std::string(DTypeName(dtype));
+  const auto floating = ComputeDTypes();
+  const bool listed = std::find(floating.begin(), floating.end(), dtype) != floating.end();
+  return "matrix." + id_ + "." + (listed ? std::string(DTypeName(dtype)) : std::string("other"));
 }
 
 const RuleDef* Operator::FindRule(std::string_view rule_id) const {

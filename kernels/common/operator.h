@@ -178,7 +178,8 @@ class Operator {
   std::span<const DType> SupportedDTypes(Product product) const;
   bool Supports(Product product, DType dtype) const;
   bool AvailableOn(Product product) const { return !SupportedDTypes(product).empty(); }
-  // Rule id of a dtype outside a product's list: "matrix.<id>.<dtype>".
+  // Rule id of a dtype outside a product's list: "matrix.<id>.<dtype>" for the floating dtypes,
+  // "matrix.<id>.other" for the ones no product lists.
   std::string MatrixRule(DType dtype) const;
 
   const std::vector<RuleDef>& rules() const { return rules_; }

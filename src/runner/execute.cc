@@ -64,6 +64,12 @@ class Outcome {
       if (!it->waived) failures_.push_back({id, failure_message});
     }
   }
+  void WaiveAll() {
+    for (RuleOutcome& rule : rules_) {
+      if (!rule.held) rule.waived = true;
+    }
+    failures_.clear();
+  }
   std::vector<RuleOutcome>& rules() { return rules_; }
   std::vector<Finding>& failures() { return failures_; }
 
@@ -196,11 +202,16 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
       }
     }
     std::vector<const RuleDef*> call_rules;
+    bool call_rule_waived = false;
     if (prepared.reference) {
       for (RuleTag tag : prepared.reference->call_rules) {
         const RuleDef& rule = op.RuleOfTag(tag);
         call_rules.push_back(&rule);
         accepted.insert(accepted.end(), rule.accept_status.begin(), rule.accept_status.end());
+        if (const RuleOverride* o = context.profiles->Find(rule.id)) {
+          accepted.insert(accepted.end(), o->status.begin(), o->status.end());
+          call_rule_waived = call_rule_waived || o->waive;
+        }
       }
     }
     result.accepted_statuses = accepted;
@@ -390,6 +401,9 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
       }
       for (const RuleDef* rule : call_rules) outcome.Rule(rule->id, outcome.failures().empty());
     }
+    // A waived call rule (a whole kind of call the driver is known to get wrong) waives every
+    // finding of the points it applies to; they stay in the report as waived.
+    if (call_rule_waived) outcome.WaiveAll();
   } catch (const std::exception& error) {
     result.failures = outcome.failures();
     result.failures.push_back({"harness.status", std::string("harness error: ") + error.what()});

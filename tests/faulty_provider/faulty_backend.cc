@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 #include "core/tensor_view.h"
@@ -37,6 +38,9 @@ enum class Fault {
   kHang,               // never returns from execute
   kOutputOverflow,     // writes one element past the end of out's buffer
   kWorkspaceOverflow,  // asks for 64 bytes of workspace and writes 65
+  // Not a fault: LogitGrad computed the way the real CANN kernel does (semantics.md section 4),
+  // to prove that cases/profiles/cann-kernel.json admits it and the documents alone do not.
+  kCannLogitKernel,
 };
 constexpr Fault kFault = Fault::ACLNN_FAULT;
 
@@ -118,6 +122,24 @@ void HardswishBackward(const OpArgs& args) {
 
 bool IsHardswish(const Operator& op) { return op.name() == "HardswishBackward"; }
 
+// logit_grad.h: eps rounded to float32; lo/hi/fill chosen by e >= 0 (false for NaN); a select.
+void CannLogitGrad(const OpArgs& args) {
+  const double* eps = args.param<double>(0);
+  const float e = static_cast<float>(eps ? *eps : -1.0);
+  const bool clamp = e >= 0.0f;
+  const float lo = clamp ? e : 0.0f;
+  const float hi = clamp ? 1.0f - e : 1.0f;
+  const float fill = clamp ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = ReadAsFloat(*args.tensor(0));
+  const std::vector<float> dy = ReadAsFloat(*args.tensor(1));
+  std::vector<float> out(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float q = dy[i] / (x[i] * ((-x[i]) + 1.0f));
+    out[i] = (x[i] >= lo && x[i] <= hi) ? q : fill;
+  }
+  WriteFromFloat(*args.tensor(2), out);
+}
+
 uint64_t WorkspaceBytes(const Operator& op, const OpArgs& args) {
   if (kFault == Fault::kWorkspaceOverflow && IsHardswish(op)) return 64;
   return op.def().workspace_bytes(args);
@@ -127,6 +149,8 @@ void Run(const Operator& op, const OpArgs& args, void* workspace) {
   if (IsHardswish(op)) {
     HardswishBackward(args);
     Misbehave(args, workspace);
+  } else if (kFault == Fault::kCannLogitKernel && op.name() == "LogitGrad") {
+    CannLogitGrad(args);
   } else {
     op.def().compute(args, workspace);
   }
