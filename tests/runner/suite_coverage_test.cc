@@ -1,0 +1,63 @@
+// Runs as the CTest test suite.coverage, after the default suite ran on the cpu provider for every
+// product (suite.cpu.*): every operator rule, and every generic rule a correct provider exercises,
+// must have applied somewhere and held every time.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/operator.h"
+
+namespace aclnn_check {
+namespace {
+
+struct Tally {
+  int64_t applied = 0;
+  int64_t held = 0;
+};
+
+TEST(DefaultSuiteCoverage, EveryRuleIsAppliedOnSomeProductAndAlwaysHolds) {
+  const char* root = std::getenv("ACLNN_CHECK_SUITE_REPORTS");
+  if (!root) GTEST_SKIP() << "runs as the CTest test suite.coverage, after the suite.cpu.* runs";
+  std::map<std::string, Tally> coverage;
+  int reports = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    if (!entry.path().filename().string().starts_with("cpu-")) continue;
+    std::ifstream in(entry.path() / "report.json");
+    ASSERT_TRUE(in) << entry.path();
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json report = nlohmann::json::parse(text.str());
+    ++reports;
+    for (const auto& rule : report.at("rule_coverage")) {
+      Tally& tally = coverage[rule.at("id").get<std::string>()];
+      tally.applied += rule.at("applied").get<int64_t>();
+      tally.held += rule.at("held").get<int64_t>();
+    }
+  }
+  EXPECT_EQ(reports, 5) << "one report per product";
+  std::vector<std::string> required;
+  for (const Operator& op : Catalogue()) {
+    for (const RuleDef& rule : op.rules()) required.push_back(rule.id);
+  }
+  // Generic rules a correct provider exercises (crash, timeout, memory and underflow need a
+  // misbehaving provider or kernel; their own tests cover them).
+  for (const char* rule : {"numerics.element_bound", "numerics.special_values", "numerics.rounding_bias",
+                           "harness.status", "harness.reject_writes_nothing", "harness.inputs_unchanged",
+                           "harness.writes_inside_view", "harness.untouched_output", "harness.guard_bytes"}) {
+    required.push_back(rule);
+  }
+  for (const std::string& rule : required) {
+    const Tally& tally = coverage[rule];
+    EXPECT_GT(tally.applied, 0) << rule << " is never exercised by the default suite on any product";
+    EXPECT_EQ(tally.held, tally.applied) << rule << " did not always hold";
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check
