@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <set>
 
 #include "cases/input_generator.h"
@@ -12,11 +13,15 @@
 namespace aclnn_check {
 namespace {
 
+}  // namespace
+
 std::string ShellQuote(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
 }
+
+namespace {
 
 std::string StatusList(const std::vector<int>& statuses) {
   std::string text;
@@ -109,8 +114,14 @@ std::string_view CallPhaseName(CallPhase phase) {
 }
 
 std::string ReproCommand(const TestPoint& point, const RunContext& context) {
-  return context.repro_prefix + " " + ShellQuote(point.case_file->path) + " --filter " +
-         ShellQuote(point.id);
+  // Absolute paths: the line works when pasted from any folder. Matrix checks have no file; the
+  // operator's case folder (or any case of it) regenerates them.
+  const std::string& path = point.case_file->path;
+  std::error_code error;
+  const std::string cases = path == "<matrix>"
+                                ? context.run_cases
+                                : ShellQuote(std::filesystem::absolute(path, error).string());
+  return context.repro_prefix + " " + cases + " --filter " + ShellQuote(point.id);
 }
 
 uint64_t EstimatedBytes(const TestPoint& point) {

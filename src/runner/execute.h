@@ -21,8 +21,10 @@ struct RunContext {
   const Provider* provider = nullptr;
   Product product = Product::kA2;
   const Profiles* profiles = nullptr;
-  // The command that reruns exactly one test point, without the --filter part.
+  // The command that reruns exactly one test point, without the case path and --filter.
   std::string repro_prefix;
+  // The run's case paths (absolute, quoted): matrix checks have no file of their own.
+  std::string run_cases;
   volatile CallPhase* phase = nullptr;  // updated before each provider call, when set
 };
 
@@ -45,6 +47,9 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
 // Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
 // values, the reference): what --max-memory is compared with.
 uint64_t EstimatedBytes(const TestPoint& point);
+
+// text in single quotes for a POSIX shell.
+std::string ShellQuote(const std::string& text);
 
 // The repro command of a test point.
 std::string ReproCommand(const TestPoint& point, const RunContext& context);

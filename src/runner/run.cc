@@ -118,9 +118,24 @@ class ScopedEnvironment {
   std::optional<std::string> old_;
 };
 
+// The running executable and every path made absolute, so a repro line works from any folder.
 std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
-  std::string prefix = "aclnn-check run --provider '" + options.provider + "' --soc " + soc;
-  for (const std::string& profile : options.profiles) prefix += " --profile '" + profile + "'";
+  std::error_code error;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  // Tests drive Run() in-process: name the harness next to them rather than the test binary.
+  if (error || exe.filename() != "aclnn-check") exe = exe.parent_path() / "aclnn-check";
+  const bool bundled = options.provider == "cpu" || options.provider == "ref";
+  std::string provider = options.provider;
+  if (!bundled) {
+    provider.clear();
+    for (const std::string& path : ProviderPaths(options.provider)) {
+      provider += (provider.empty() ? "" : ":") + std::filesystem::absolute(path, error).string();
+    }
+  }
+  std::string prefix = exe.string() + " run --provider '" + provider + "' --soc " + soc;
+  for (const std::string& profile : options.profiles) {
+    prefix += " --profile '" + std::filesystem::absolute(profile, error).string() + "'";
+  }
   return prefix;
 }
 
@@ -218,6 +233,11 @@ int Run(const RunOptions& options) {
   }
 
   RunContext context{provider.get(), product, &profiles, ReproPrefix(options, soc)};
+  for (const std::string& path : options.cases) {
+    std::error_code error;
+    context.run_cases += (context.run_cases.empty() ? "" : " ") +
+                         ShellQuote(std::filesystem::absolute(path, error).string());
+  }
   const uint64_t max_memory = options.max_memory_bytes ? options.max_memory_bytes : HalfOfMemory();
   std::vector<std::optional<nlohmann::json>> results(selected.size());
   size_t done = 0, failed = 0;
