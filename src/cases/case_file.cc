@@ -4,75 +4,20 @@
 #include <fstream>
 #include <sstream>
 
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
 
 #include "cases/case_schema.h"
 #include "cases/special_value.h"
 #include "core/status.h"
+#include "validation/json_schema.h"
 
 namespace aclnn_check {
 namespace {
 
 using nlohmann::json;
 
-const valijson::Schema& CompiledSchema() {
-  static const auto schema = [] {
-    static const json document = CaseFileSchema();
-    auto compiled = std::make_unique<valijson::Schema>();
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(document);
-    parser.populateSchema(adapter, *compiled);
-    return compiled;
-  }();
-  return *schema;
-}
-
-// valijson's context ("<root>", "[axes]", "[0]") as a JSON pointer ("/axes/0").
-std::string Pointer(const std::vector<std::string>& context) {
-  std::string pointer;
-  for (const std::string& part : context) {
-    if (part == "<root>") continue;
-    std::string key = part;
-    if (key.size() >= 2 && key.front() == '[' && key.back() == ']') key = key.substr(1, key.size() - 2);
-    if (key.size() >= 2 && key.front() == '"' && key.back() == '"') key = key.substr(1, key.size() - 2);
-    pointer += "/" + key;
-  }
-  return pointer.empty() ? "/" : pointer;
-}
-
-// The most specific schema errors: valijson also reports every enclosing allOf/if/then level.
-void ValidateAgainstSchema(const json& document, const std::string& path) {
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter target(document);
-  if (validator.validate(CompiledSchema(), target, &results)) return;
-  std::vector<valijson::ValidationResults::Error> errors;
-  valijson::ValidationResults::Error error;
-  while (results.popError(error)) errors.push_back(error);
-  size_t deepest = 0;
-  for (const auto& e : errors) deepest = std::max(deepest, e.context.size());
-  std::string message;
-  std::string pointer;
-  for (const auto& e : errors) {
-    if (e.context.size() != deepest) continue;
-    if (pointer.empty()) pointer = Pointer(e.context);
-    if (Pointer(e.context) != pointer) continue;
-    if (message.find(e.description) != std::string::npos) continue;
-    message += (message.empty() ? "" : "; ") + e.description;
-  }
-  throw InputError(path, pointer, message + " (schema: cases/schema.json)");
-}
-
-json ReadJson(const std::string& text, const std::string& path) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& error) {
-    throw InputError(path, "/", std::string("not valid JSON: ") + error.what());
-  }
+const JsonSchema& CaseSchema() {
+  static const JsonSchema schema(CaseFileSchema(), "cases/schema.json");
+  return schema;
 }
 
 InputSpec ParseInput(const json& entry, const std::string& path, const std::string& pointer) {
@@ -110,20 +55,13 @@ InputSpec ParseInput(const json& entry, const std::string& path, const std::stri
 
 }  // namespace
 
-InputError::InputError(const std::string& file, const std::string& pointer,
-                       const std::string& message)
-    : std::runtime_error(file + ": " + pointer + ": " + message),
-      file_(file),
-      pointer_(pointer),
-      message_(message) {}
-
 bool CaseFile::RunsOn(Product product) const {
   return products.empty() || std::find(products.begin(), products.end(), product) != products.end();
 }
 
 CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
-  const json document = ReadJson(text, path);
-  ValidateAgainstSchema(document, path);
+  const json document = ParseJsonText(text, path);
+  CaseSchema().Validate(document, path);
   CaseFile c;
   c.path = path;
   c.name = document.at("name").get<std::string>();
@@ -229,11 +167,7 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
 }
 
 CaseFile LoadCaseFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), "/", "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseCaseFile(text.str(), path.string());
+  return ParseCaseFile(ReadTextFile(path.string(), "case file"), path.string());
 }
 
 std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>& paths) {

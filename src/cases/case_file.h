@@ -15,21 +15,9 @@
 #include "common/operator.h"
 #include "core/layout.h"
 #include "core/product.h"
+#include "validation/input_error.h"
 
 namespace aclnn_check {
-
-// Bad input: a case file, profile or report that cannot be used. what() is
-// "<file>: <json pointer>: <what was expected>".
-class InputError : public std::runtime_error {
- public:
-  InputError(const std::string& file, const std::string& pointer, const std::string& message);
-  const std::string& file() const { return file_; }
-  const std::string& pointer() const { return pointer_; }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string file_, pointer_, message_;
-};
 
 struct InputSpec {
   std::string dist = "uniform";  // uniform, normal, grid, exhaustive16

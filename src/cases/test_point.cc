@@ -91,6 +91,15 @@ std::optional<double> EpsParameter(const TestPoint& point) {
 std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
   std::vector<TestPoint> points;
   if (!c.RunsOn(product)) return points;
+  // Refuse a product of axes that could never run, before building any of it.
+  double count = static_cast<double>(c.layouts.size());
+  for (const auto& [name, values] : c.axes) count *= static_cast<double>(values.size());
+  if (count > kMaxTestPointsPerCase) {
+    throw InputError(c.path, "/axes",
+                     "the axes expand to " + std::to_string(static_cast<uint64_t>(count)) +
+                         " test points; a case may have at most " +
+                         std::to_string(kMaxTestPointsPerCase) + " (split it)");
+  }
   const Operator& op = *c.op;
   std::vector<size_t> counter(c.axes.size(), 0);
   const auto fail = [&](const std::string& id, const std::string& message) {

@@ -26,6 +26,8 @@ struct TestPoint {
   const Operator& op() const { return *case_file->op; }
 };
 
+constexpr int64_t kMaxTestPointsPerCase = 100000;
+
 // Every test point of the case on the product, in axis order. Throws InputError when a point
 // cannot be planned, or when the case's `expect` disagrees with the documented checks (a point
 // rejected by the product/dtype matrix is exempt: it becomes a matrix check).

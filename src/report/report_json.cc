@@ -6,10 +6,13 @@
 #include <set>
 #include <sstream>
 
-#include "cases/case_file.h"
+#include "validation/json_schema.h"
 #include "common/operator.h"
 
 namespace aclnn_check {
+
+extern const char kReportSchema[];  // reports/schema/report.schema.json, embedded at build time
+
 namespace {
 
 using nlohmann::json;
@@ -167,50 +170,30 @@ json BuildReport(json metadata, json test_points, const std::vector<std::string>
           {"test_points", std::move(test_points)}};
 }
 
-json LoadReport(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "/", "cannot open the report");
-  std::stringstream text;
-  text << in.rdbuf();
-  json report;
-  try {
-    report = json::parse(text.str());
-  } catch (const json::parse_error& error) {
-    throw InputError(path, "/", std::string("not valid JSON: ") + error.what());
-  }
-  if (!report.is_object() || !report.contains("schema_version")) {
-    throw InputError(path, "/schema_version", "missing: not an aclnn-check report");
-  }
-  if (report.at("schema_version") != kReportSchemaVersion) {
-    throw InputError(path, "/schema_version",
-                     "expected " + std::to_string(kReportSchemaVersion) + ", found " +
-                         report.at("schema_version").dump());
-  }
-  for (const char* key : {"run", "test_points"}) {
-    if (!report.contains(key)) throw InputError(path, std::string("/") + key, "missing");
-  }
-  if (!report.at("test_points").is_array()) throw InputError(path, "/test_points", "expected an array");
-  for (size_t i = 0; i < report.at("test_points").size(); ++i) {
-    const json& point = report.at("test_points")[i];
-    for (const char* key : {"id", "verdict", "case", "case_file", "op", "rules"}) {
-      if (!point.is_object() || !point.contains(key)) {
-        throw InputError(path, "/test_points/" + std::to_string(i) + "/" + key, "missing");
-      }
-    }
-  }
+json ParseReport(const std::string& text, const std::string& path) {
+  static const JsonSchema schema(json::parse(kReportSchema), "reports/schema/report.schema.json");
+  const json report = ParseJsonText(text, path);
+  schema.Validate(report, path);
   return report;
 }
 
+json LoadReport(const std::string& path) { return ParseReport(ReadTextFile(path, "report"), path); }
+
 json MergeReports(const std::vector<std::string>& paths) {
-  if (paths.empty()) throw InputError("report merge", "/", "no reports given");
+  std::vector<std::pair<std::string, json>> reports;
+  for (const std::string& path : paths) reports.emplace_back(path, LoadReport(path));
+  return MergeReportDocuments(reports);
+}
+
+json MergeReportDocuments(const std::vector<std::pair<std::string, json>>& reports) {
+  if (reports.empty()) throw InputError("report merge", "/", "no reports given");
   json metadata;
   json shards = json::array();
   std::map<std::string, json> points;
   std::vector<std::string> order;
   std::set<std::string> operators;
   double duration = 0;
-  for (const std::string& path : paths) {
-    const json report = LoadReport(path);
+  for (const auto& [path, report] : reports) {
     if (metadata.is_null()) metadata = report.at("run");
     shards.push_back({{"report", path}, {"shard", report.at("run").value("shard", "1/1")}});
     duration += report.at("run").value("duration_seconds", 0.0);

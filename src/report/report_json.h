@@ -27,8 +27,12 @@ nlohmann::json OverridesJson(const Profiles& profiles);
 // Joins shard reports (SPEC 8 `report merge`): test points by id (a duplicate id with another
 // verdict is an error), run metadata from the first with every shard listed. Throws InputError.
 nlohmann::json MergeReports(const std::vector<std::string>& paths);
+// The same over reports already parsed: (name for messages, document) pairs.
+nlohmann::json MergeReportDocuments(const std::vector<std::pair<std::string, nlohmann::json>>& reports);
 
-// Reads a report.json and checks its schema version; throws InputError.
+// A report.json's text, checked against reports/schema/report.schema.json; throws InputError
+// naming the path, the JSON pointer and what was expected.
+nlohmann::json ParseReport(const std::string& text, const std::string& path);
 nlohmann::json LoadReport(const std::string& path);
 
 }  // namespace aclnn_check

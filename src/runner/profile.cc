@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cases/case_file.h"
+#include "validation/json_schema.h"
 #include "common/operator.h"
 
 namespace aclnn_check {
@@ -58,16 +58,7 @@ Profiles Profiles::Load(const std::vector<std::string>& paths) {
   Profiles profiles;
   const std::vector<std::string> known = KnownRuleIds();
   for (const std::string& path : paths) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "/", "cannot open the profile");
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json document;
-    try {
-      document = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& error) {
-      throw InputError(path, "/", std::string("not valid JSON: ") + error.what());
-    }
+    const nlohmann::json document = ParseJsonText(ReadTextFile(path, "profile"), path);
     if (!document.is_object()) throw InputError(path, "/", "expected an object keyed by rule id");
     for (const auto& [rule, entry] : document.items()) {
       const std::string pointer = "/" + rule;

@@ -1,0 +1,19 @@
+// What the fuzzers drive, as plain functions: libFuzzer's entry points call them (fuzz/*_fuzzer.cc,
+// built with -DACLNN_CHECK_FUZZ=ON and clang), and the unit tests replay the seed corpus and every
+// saved crash through them in the normal build. Bad input must end in InputError; any other
+// exception, crash or sanitizer report is a bug.
+#pragma once
+
+#include <string_view>
+
+namespace aclnn_check::fuzz {
+
+// A case file: parse, validate, expand on every product, prepare the first small points (input
+// generation, derived inputs, the float64 reference on calls the validation accepts).
+void FuzzCaseFile(std::string_view data);
+
+// One or two report.json documents (separated by a line "---"): parse and schema-check, merge,
+// and render JUnit and HTML from the result.
+void FuzzReports(std::string_view data);
+
+}  // namespace aclnn_check::fuzz

@@ -1,0 +1,76 @@
+// Replays the fuzzers' seed corpus and every saved crash (fuzz/regressions/<target>/) through the
+// fuzz targets in the normal build: bad input must end in InputError inside the target; an escaping
+// exception fails the test, and a crash fails it loudly. The default case files seed the case-file
+// fuzzer too.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fuzz/fuzz_targets.h"
+#include "report/report_json.h"
+
+namespace aclnn_check {
+namespace {
+
+const std::filesystem::path kSource = ACLNN_CHECK_SOURCE_DIR;
+
+std::string Read(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+template <typename Target>
+int ReplayFolder(const std::filesystem::path& folder, Target target) {
+  int replayed = 0;
+  if (!std::filesystem::exists(folder)) return 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "README.md") continue;
+    EXPECT_NO_THROW(target(Read(entry.path()))) << entry.path();
+    ++replayed;
+  }
+  return replayed;
+}
+
+TEST(FuzzRegressions, CaseFileCorpusAndSavedCrashes) {
+  const int regressions = ReplayFolder(kSource / "fuzz/regressions/case_file", fuzz::FuzzCaseFile);
+  int seeds = 0;
+  for (const char* folder : {"cases/hardswish_backward", "cases/logit_grad"}) {
+    seeds += ReplayFolder(kSource / folder, fuzz::FuzzCaseFile);
+  }
+  EXPECT_GT(seeds, 10);
+  RecordProperty("regressions", regressions);
+}
+
+TEST(FuzzRegressions, ReportCorpusAndSavedCrashes) {
+  const int seeds = ReplayFolder(kSource / "fuzz/corpus/reports", fuzz::FuzzReports);
+  ReplayFolder(kSource / "fuzz/regressions/reports", fuzz::FuzzReports);
+  EXPECT_GT(seeds, 0);
+}
+
+TEST(FuzzRegressions, ReportSeedsAreValidReports) {
+  // Seeds the fuzzer mutates must start valid, or it spends its time on the first parse error; a
+  // schema change that rejects reports this build wrote fails here.
+  int parsed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "fuzz/corpus/reports")) {
+    if (entry.path().extension() != ".json") continue;
+    const nlohmann::json report = ParseReport(Read(entry.path()), entry.path().string());
+    EXPECT_TRUE(report.contains("test_points")) << entry.path();
+    ++parsed;
+  }
+  EXPECT_GE(parsed, 2);
+}
+
+TEST(FuzzRegressions, HostileInputsEndInInputError) {
+  // Inputs that once could have escaped as other exceptions: wrong JSON types deep inside.
+  EXPECT_NO_THROW(fuzz::FuzzReports(R"({"schema_version": 1, "test_points": [{"id": 3}]})"));
+  EXPECT_NO_THROW(fuzz::FuzzReports("{\"schema_version\": 1}\n---\n[]"));
+  EXPECT_NO_THROW(fuzz::FuzzCaseFile(R"({"name": "x", "op": "LogitGrad", "axes": {"eps": [[1]]}})"));
+  EXPECT_NO_THROW(fuzz::FuzzCaseFile(R"({"name": "x", "op": "LayerNormBackward", "axes": {"normalized_rank": [-5]}})"));
+}
+
+}  // namespace
+}  // namespace aclnn_check
