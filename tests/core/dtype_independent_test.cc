@@ -3,6 +3,7 @@
 // machine has no AVX512-BF16). Exhaustive over the 16-bit patterns, every midpoint between
 // neighbours, and a dense sweep of float32 inputs.
 #include <gtest/gtest.h>
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <bit>
@@ -16,10 +17,15 @@ namespace {
 
 __attribute__((target("f16c"))) float F16cDecode(uint16_t bits) { return _cvtsh_ss(bits); }
 __attribute__((target("f16c"))) uint16_t F16cEncode(float value) {
-  return _cvtss_sh(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m128i packed = _mm_cvtps_ph(_mm_set_ss(value), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  return static_cast<uint16_t>(_mm_cvtsi128_si32(packed) & 0xFFFF);
 }
 
-bool HaveF16c() { return __builtin_cpu_supports("f16c"); }
+// CPUID rather than __builtin_cpu_supports: clang 14 does not know the "f16c" feature name there.
+bool HaveF16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+}
 
 // bf16 from float32 bits: add 0x7FFF plus the lowest kept bit, then drop the low half.
 uint16_t IntegerBFloat16(float value) {
