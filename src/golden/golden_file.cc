@@ -148,10 +148,11 @@ GoldenFile ReadFrom(const Hdf5File& file) {
                            "soc", "harness_version", "git_revision"}) {
     if (root.HasAttribute(name)) golden.attributes[name] = root.ReadStringAttribute(name);
   }
-  for (const std::string& name : root.ChildGroups()) {
-    golden.points.push_back(ReadPoint(root.OpenGroup(name)));
+  const Hdf5Group points = root.OpenGroup("points");
+  for (const std::string& name : points.ChildGroups()) {
+    golden.points.push_back(ReadPoint(points.OpenGroup(name)));
     if (GoldenGroupName(golden.points.back().id) != name) {
-      throw InputError(file.name(), "/" + name, "a group named after its id attribute");
+      throw InputError(file.name(), "/points/" + name, "a group named after its id attribute");
     }
   }
   return golden;
@@ -273,10 +274,14 @@ GoldenWriter::GoldenWriter(const std::string& path, const std::map<std::string, 
   const Hdf5Group root = file_.Root();
   root.WriteStringAttribute("format", kGoldenFormat);
   for (const auto& [name, value] : attributes) root.WriteStringAttribute(name, value);
+  root.CreateGroup("points");
 }
 
 void GoldenWriter::Add(const GoldenPoint& point) {
-  const Hdf5Group group = file_.Root().CreateGroup(GoldenGroupName(point.id));
+  if (++points_ > kMaxGroupMembers) {
+    throw InputError(file_.name(), "/points", "at most " + std::to_string(kMaxGroupMembers) + " test points");
+  }
+  const Hdf5Group group = file_.Root().OpenGroup("points").CreateGroup(GoldenGroupName(point.id));
   group.WriteStringAttribute("id", point.id);
   group.WriteStringAttribute("op", point.op->name());
   group.WriteStringAttribute("case", point.case_path);

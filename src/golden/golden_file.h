@@ -1,5 +1,5 @@
-// Golden and recorded data (SPEC section 9) in HDF5: one group per test point, named after its id
-// with '/' written as '|', holding
+// Golden and recorded data (SPEC section 9) in HDF5: one group per test point under /points, named
+// after its id with '/' written as '|', holding
 //   attributes  id, op, case, dtype, params (JSON: parameter -> value, non-finite doubles as
 //               "nan"/"inf"/"-inf"), tensors (JSON: tensor -> {"dtype", "shape"} or null)
 //   inputs/     one float64 dataset per input tensor, the values exactly as the harness made them
@@ -7,7 +7,10 @@
 //   documented/ + rule/   where a documented rule differs from the oracle: the rule's value and,
 //               per element, 1 + the index into the rule group's attribute rule_ids (0: none)
 //   device/     a provider's outputs (files written by `golden record`)
-// The root's attributes say what the file is (format, kind) and where it came from.
+// The root's attributes say what the file is (format, kind) and where it came from. Strings are
+// fixed-length, groups keep their links in their object headers, datasets carry Fletcher-32
+// checksums and the file uses HDF5's newest format: every byte the reader interprets is covered
+// by a checksum, so damage is an InputError, never a crash inside HDF5 (hdf5_file.cc).
 #pragma once
 
 #include <cstdint>
@@ -67,6 +70,7 @@ class GoldenWriter {
 
  private:
   Hdf5File file_;
+  unsigned points_ = 0;
 };
 void WriteGoldenFile(const std::string& path, const GoldenFile& file);
 

@@ -3,8 +3,6 @@
 // what was expected, so a truncated or corrupted file is a clear error and never a crash.
 #pragma once
 
-#include <hdf5.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,23 +14,25 @@
 
 namespace aclnn_check {
 
-// An HDF5 identifier closed with its own close function when it goes out of scope.
+// An HDF5 identifier (hid_t, a 64-bit integer; hdf5.h stays out of this header so that only the
+// harness compiles against HDF5) closed with its own close function when it goes out of scope.
+using Hdf5Handle = int64_t;
 class Hdf5Id {
  public:
-  using Close = herr_t (*)(hid_t);
+  using Close = int (*)(Hdf5Handle);
   Hdf5Id() = default;
-  Hdf5Id(hid_t id, Close close) : id_(id), close_(close) {}
+  Hdf5Id(Hdf5Handle id, Close close) : id_(id), close_(close) {}
   ~Hdf5Id();
   Hdf5Id(Hdf5Id&& other) noexcept;
   Hdf5Id& operator=(Hdf5Id&& other) noexcept;
   Hdf5Id(const Hdf5Id&) = delete;
   Hdf5Id& operator=(const Hdf5Id&) = delete;
 
-  hid_t get() const { return id_; }
+  Hdf5Handle get() const { return id_; }
   bool valid() const { return id_ >= 0; }
 
  private:
-  hid_t id_ = H5I_INVALID_HID;
+  Hdf5Handle id_ = -1;
   Close close_ = nullptr;
 };
 
@@ -46,6 +46,9 @@ struct Hdf5Array {
 // The most elements one dataset may hold: golden and recorded data are small, and a corrupted
 // header must not make the reader allocate gigabytes.
 constexpr uint64_t kMaxDatasetElements = uint64_t{1} << 28;
+
+// The most members a group written here may have: all of them stay in its object header.
+constexpr unsigned kMaxGroupMembers = 65535;
 
 // A group (the file's root is one) of an open file. Paths in errors are absolute ("/a/b").
 class Hdf5Group {
@@ -65,8 +68,11 @@ class Hdf5Group {
   std::string ReadStringAttribute(std::string_view name) const;
   Hdf5Array ReadDataset(std::string_view name) const;
 
+  // Throws InputError unless links and attributes sit in the object header (see the .cc).
+  void RequireCompactStorage() const;
+
   // Writing.
-  Hdf5Group CreateGroup(std::string_view name) const;
+  Hdf5Group CreateGroup(std::string_view name) const;  // up to kMaxGroupMembers members
   void WriteStringAttribute(std::string_view name, std::string_view value) const;
   // A float64 dataset of the given shape (rank 0: scalar); chunked and gzip-compressed when it
   // has elements.
