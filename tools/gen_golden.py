@@ -108,6 +108,19 @@ def logit_documented(inputs, params):
     return value, rule
 
 
+def hardswish_documented(inputs, params):
+    """SPEC 4.2's closed interval: at exactly -3 the factor is -0.5, at exactly 3 it is 1.5
+    (PyTorch releases differ here). Elsewhere the documented value is PyTorch's (NaN: no rule)."""
+    value = np.full(inputs["self"].shape, math.nan)
+    rule = np.full(inputs["self"].shape, "", dtype=object)
+    for i, (g, x) in enumerate(zip(inputs["gradOutput"].flat, inputs["self"].flat)):
+        if x == -3:
+            value.flat[i], rule.flat[i] = g * -0.5, "hardswish.at_minus3"
+        elif x == 3:
+            value.flat[i], rule.flat[i] = g * 1.5, "hardswish.at_plus3"
+    return value, rule
+
+
 # --- LayerNormBackward (SPEC 4.4), through ATen's own backward ------------------------------
 def layer_norm_backward(inputs, params, tensors):
     normalized = params["normalizedShape"]
@@ -167,6 +180,11 @@ ORACLES = {
     "LayerNormBackward": layer_norm_backward,
     "NsaCompressGrad": nsa_compress_grad,
 }
+
+
+# Operators whose documented rules (SPEC 4) differ from PyTorch somewhere: per element, the
+# documented value and the rule id ("" where no such rule applies).
+DOCUMENTED = {"LogitGrad": logit_documented, "HardswishBackward": hardswish_documented}
 
 
 def same(a, b):
@@ -269,15 +287,18 @@ def main():
             expected_group = target.create_group("expected")
             for name, values in expected.items():
                 write_dataset(expected_group, name, np.reshape(values, tensors[name]["shape"]))
-            if op == "LogitGrad":
-                documented, rule = logit_documented(inputs, params)
-                differs = np.array([not same(a, b) for a, b in zip(documented.flat, expected["out"].flat)],
+            if op in DOCUMENTED:
+                documented, rule = DOCUMENTED[op](inputs, params)
+                differs = np.array([r != "" and not same(a, b)
+                                    for a, b, r in zip(documented.flat, expected["out"].flat, rule.flat)],
                                    dtype=bool).reshape(documented.shape)
                 if differs.any():
                     ids = sorted({rule.flat[i] for i in np.flatnonzero(differs)})
                     index = np.zeros(documented.shape, dtype=np.uint8)
                     for i in np.flatnonzero(differs):
                         index.flat[i] = ids.index(rule.flat[i]) + 1
+                    # Where they agree the documented value is PyTorch's.
+                    documented = np.where(differs, documented, expected["out"])
                     write_dataset(target.create_group("documented"), "out", documented)
                     rule_group = target.create_group("rule")
                     set_text(rule_group, "rule_ids", json.dumps(ids))

@@ -165,6 +165,7 @@ std::string Hdf5Group::ReadStringAttribute(std::string_view name) const {
   if (size == 0 || size > kMaxAttributeBytes) Fail("", where + " of at most 16 MiB");
   Hdf5Id memory_type = StringType(size);
   H5Tset_strpad(memory_type.get(), H5T_STR_NULLPAD);  // all `size` bytes, no terminator taken
+  H5Tset_cset(memory_type.get(), H5Tget_cset(type.get()) == H5T_CSET_UTF8 ? H5T_CSET_UTF8 : H5T_CSET_ASCII);
   std::string value(size, '\0');
   if (H5Aread(attribute.get(), memory_type.get(), value.data()) < 0) {
     Fail("", where + " to be readable (its data is damaged)");

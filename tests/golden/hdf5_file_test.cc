@@ -89,7 +89,7 @@ TEST(GoldenFile, AnHdf5FileThatIsNotGoldenDataSaysWhatIsMissing) {
   {
     const Hdf5File file = Hdf5File::Create(no_tensors);
     file.Root().WriteStringAttribute("format", kGoldenFormat);
-    const Hdf5Group point = file.Root().CreateGroup("p");
+    const Hdf5Group point = file.Root().CreateGroup("points").CreateGroup("p");
     point.WriteStringAttribute("id", "p");
     point.WriteStringAttribute("op", "LogitGrad");
     point.WriteStringAttribute("dtype", "float32");
@@ -98,7 +98,7 @@ TEST(GoldenFile, AnHdf5FileThatIsNotGoldenDataSaysWhatIsMissing) {
     ReadGoldenFile(no_tensors);
     FAIL() << "a point without its tensors attribute was accepted";
   } catch (const InputError& error) {
-    EXPECT_EQ(error.pointer(), "/p");
+    EXPECT_EQ(error.pointer(), "/points/p");
     EXPECT_NE(error.message().find("tensors"), std::string::npos) << error.what();
   }
 }
@@ -109,7 +109,7 @@ TEST(GoldenFile, ADatasetOfTheWrongSizeNamesTheDataset) {
   {
     const Hdf5File file = Hdf5File::Create(path);
     file.Root().WriteStringAttribute("format", kGoldenFormat);
-    const Hdf5Group point = file.Root().CreateGroup("p");
+    const Hdf5Group point = file.Root().CreateGroup("points").CreateGroup("p");
     point.WriteStringAttribute("id", "p");
     point.WriteStringAttribute("op", "LogitGrad");
     point.WriteStringAttribute("dtype", "float32");
@@ -123,7 +123,7 @@ TEST(GoldenFile, ADatasetOfTheWrongSizeNamesTheDataset) {
     ReadGoldenFile(path);
     FAIL() << "a dataset of the wrong size was accepted";
   } catch (const InputError& error) {
-    EXPECT_EQ(error.pointer(), "/p/inputs/x");
+    EXPECT_EQ(error.pointer(), "/points/p/inputs/x");
     EXPECT_NE(error.message().find("6 elements"), std::string::npos) << error.what();
   }
 }
