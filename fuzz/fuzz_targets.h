@@ -16,4 +16,9 @@ void FuzzCaseFile(std::string_view data);
 // and render JUnit and HTML from the result.
 void FuzzReports(std::string_view data);
 
+// A golden or recorded-run file (HDF5 bytes, opened as an in-memory image): read it with the
+// golden reader and, for small points the validation accepts, lay out the stored inputs and
+// compute the reference as `golden verify` does.
+void FuzzGoldenFile(std::string_view data);
+
 }  // namespace aclnn_check::fuzz

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "fuzz/fuzz_targets.h"
+#include "golden/golden_file.h"
 #include "report/report_json.h"
 
 namespace aclnn_check {
@@ -49,6 +50,27 @@ TEST(FuzzRegressions, ReportCorpusAndSavedCrashes) {
   const int seeds = ReplayFolder(kSource / "fuzz/corpus/reports", fuzz::FuzzReports);
   ReplayFolder(kSource / "fuzz/regressions/reports", fuzz::FuzzReports);
   EXPECT_GT(seeds, 0);
+}
+
+TEST(FuzzRegressions, GoldenCorpusAndSavedCrashes) {
+  const int seeds = ReplayFolder(kSource / "fuzz/corpus/golden", fuzz::FuzzGoldenFile);
+  ReplayFolder(kSource / "fuzz/regressions/golden", fuzz::FuzzGoldenFile);
+  // The golden data itself seeds the fuzzer too.
+  ReplayFolder(kSource / "golden", [](std::string_view data) {
+    if (data.substr(0, 8) == "\x89HDF\r\n\x1a\n") fuzz::FuzzGoldenFile(data);
+  });
+  EXPECT_GT(seeds, 0);
+}
+
+TEST(FuzzRegressions, GoldenSeedIsAReadableGoldenFile) {
+  int read = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "fuzz/corpus/golden")) {
+    const GoldenFile file = ReadGoldenImage(Read(entry.path()), entry.path().string());
+    EXPECT_FALSE(file.points.empty()) << entry.path();
+    EXPECT_FALSE(file.points.front().expected.empty()) << entry.path();
+    ++read;
+  }
+  EXPECT_GE(read, 1);
 }
 
 TEST(FuzzRegressions, ReportSeedsAreValidReports) {

@@ -10,6 +10,7 @@
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cli/explain.h"
+#include "cli/golden_commands.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
@@ -149,6 +150,8 @@ int main(int argc, char** argv) {
       exit_code = 2;
     }
   });
+
+  AddGoldenCommands(app, &exit_code);
 
   auto* schema = app.add_subcommand("schema", "Print the case-file JSON Schema (cases/schema.json)");
   schema->callback([&] { std::cout << CaseFileSchema().dump(2) << "\n"; });

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/sha256.h"
+#include "report/html_drift.h"
 #include "report/html_escape.h"
 #include "report/html_page_data.h"
 #include "report/html_resources.h"
@@ -67,6 +68,7 @@ std::string HtmlReport(const nlohmann::json& report) {
                                         {"style", kHtmlReportStyle},
                                         {"banner", VerdictBannerHtml(report)},
                                         {"failures", FailureListHtml(report)},
+                                        {"drift", DriftSectionHtml(report)},
                                         {"data", JsonForScriptElement(HtmlPageData(report))},
                                         {"script", kHtmlReportScript}});
 }

@@ -175,6 +175,12 @@ PreparedPoint PreparePoint(const TestPoint& point) {
 
 TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
                                  const RunContext& context) {
+  return ExecutePreparedPoint(point, std::nullopt, session, context);
+}
+
+TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<PreparedPoint> given,
+                                     const DeviceSession& session, const RunContext& context,
+                                     DeviceOutputs* device_outputs) {
   const auto start = std::chrono::steady_clock::now();
   const Operator& op = point.op();
   const Provider& provider = *context.provider;
@@ -202,7 +208,7 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
   Outcome outcome(*context.profiles);
   try {
     SetPhase(context, CallPhase::kPrepare);
-    PreparedPoint prepared = PreparePoint(point);
+    PreparedPoint prepared = given ? std::move(*given) : PreparePoint(point);
     // Statuses the device may answer with.
     std::vector<int> accepted = {point.expected.status};
     bool any_status = false;
@@ -366,6 +372,7 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
         TensorView view = host.view();
         view.data = const_cast<std::byte*>(after.data());
         const std::vector<double> device = ReadAsDouble(view);
+        if (device_outputs) (*device_outputs)[std::string(def.name)] = device;
         const OutputTolerance& documented = op.Tolerance(def.name);
         Tolerance tolerance{documented.ulp, documented.c, DType::kFloat32};
         const CaseFile& c = *point.case_file;

@@ -2,7 +2,10 @@
 // and checks status, outputs, rules, untouched bytes and unchanged inputs (SPEC sections 2 and 5).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cases/test_point.h"
 #include "core/host_tensor.h"
@@ -43,6 +46,15 @@ constexpr std::byte kInputGapFill{0xFF};
 
 TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
                                  const RunContext& context);
+
+// The decoded device values of each computed output, by tensor name (logical order).
+using DeviceOutputs = std::map<std::string, std::vector<double>>;
+
+// ExecuteTestPoint with the host side given (nullopt: PreparePoint), for golden data whose inputs
+// and expected outputs come from a file; device_outputs, when set, receives the outputs.
+TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<PreparedPoint> prepared,
+                                     const DeviceSession& session, const RunContext& context,
+                                     DeviceOutputs* device_outputs = nullptr);
 
 // Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
 // values, the reference): what --max-memory is compared with.

@@ -1,0 +1,56 @@
+#include "golden/golden_record.h"
+
+#include <fnmatch.h>
+
+#include <iostream>
+
+#include "golden/golden_file.h"
+#include "golden/golden_provider.h"
+#include "golden/stored_point.h"
+#include "runner/profile.h"
+
+namespace aclnn_check {
+
+int RecordGolden(const GoldenRecordOptions& options) {
+  try {
+    const LoadedProvider loaded = LoadProviderFor(options.provider, options.soc);
+    const DeviceSession session(*loaded.provider);
+    const Profiles profiles;
+    const RunContext context{loaded.provider.get(), loaded.product, &profiles, "aclnn-check run"};
+    GoldenWriter writer(options.output, {{"kind", "recorded"},
+                           {"created", UtcTimestamp()},
+                           {"provider", ProviderProvenance(options.provider).dump()},
+                           {"soc", loaded.soc},
+                           {"harness_version", ACLNN_CHECK_VERSION},
+                           {"git_revision", ACLNN_CHECK_GIT_REVISION}});
+    size_t points = 0, elements = 0;
+    for (const auto& path : FindCaseFiles(options.cases)) {
+      const CaseFile case_file = LoadCaseFile(path);
+      for (const TestPoint& point : ExpandCase(case_file, loaded.product)) {
+        if (!point.expected.ok() || fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
+        DeviceOutputs outputs;
+        const TestPointResult result = ExecutePreparedPoint(point, std::nullopt, session, context, &outputs);
+        if (outputs.empty()) continue;  // nothing computed: no outputs to compare later
+        GoldenPoint stored;
+        stored.id = point.id;
+        stored.op = &point.op();
+        stored.case_path = point.case_file->path;
+        stored.dtype = point.dtype;
+        stored.plan = point.plan;
+        stored.verdict = std::string(VerdictName(result.verdict));
+        for (const auto& [name, values] : outputs) elements += values.size();
+        stored.device = std::move(outputs);
+        writer.Add(stored);
+        ++points;
+      }
+    }
+    std::cout << "recorded " << points << " test points (" << elements << " output elements) of provider "
+              << options.provider << " on " << loaded.soc << " in " << options.output << "\n";
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace aclnn_check

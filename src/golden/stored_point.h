@@ -1,0 +1,44 @@
+// Between test points and golden data: a test point's inputs as the harness generates them, and
+// a stored point turned back into a call the runner can make (contiguous tensors holding the
+// stored inputs, outputs pre-filled like the runner's).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cases/test_point.h"
+#include "golden/golden_file.h"
+#include "runner/execute.h"
+
+namespace aclnn_check {
+
+// The product golden inputs are expanded on: A2 lists every operator (NsaCompressGrad is A2 only)
+// and every floating dtype.
+constexpr Product kGoldenProduct = Product::kA2;
+
+// Whether a point belongs in golden data: the validation accepts it, it has no empty tensor, and
+// the reference computes at least one output (an oracle has nothing to say about the rest).
+bool WorthAnOracle(const TestPoint& point, const PreparedPoint& prepared);
+
+// The point's id, op, parameters, tensor plans and inputs (after derived inputs are recomputed).
+GoldenPoint GoldenInputsOf(const TestPoint& point, const PreparedPoint& prepared);
+
+// Every point of the case files (filtered by a glob on ids) worth an oracle, with its inputs.
+std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& cases,
+                                              const std::string& filter);
+
+// A stored point as a test point of its own: a one-point case file (path = the golden file) with
+// the documented tolerances, contiguous layout, and the expectation of the operator's validation.
+struct StoredTestPoint {
+  std::unique_ptr<CaseFile> case_file;
+  TestPoint point;
+};
+StoredTestPoint StoredTestPointOf(const GoldenPoint& stored, const std::string& golden_path,
+                                  Product product);
+
+// Host tensors holding the stored inputs; outputs filled with kOutputSentinel; no reference.
+// Throws InputError when inputs are missing.
+PreparedPoint PrepareStoredPoint(const GoldenPoint& stored, const std::string& golden_path);
+
+}  // namespace aclnn_check
