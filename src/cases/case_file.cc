@@ -212,7 +212,8 @@ std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>&
         it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file() && it->path().extension() == ".json" &&
+      const auto extension = it->path().extension();
+      if (it->is_regular_file() && (extension == ".json" || extension == ".csv") &&
           it->path().filename() != "schema.json") {
         files.push_back(it->path());
       }

@@ -60,7 +60,8 @@ struct CaseFile {
 
 CaseFile ParseCaseFile(const std::string& text, const std::string& path);
 CaseFile LoadCaseFile(const std::filesystem::path& path);
-// Case files under the given files and folders (folders recursively, *.json, skipping folders
+// Case files under the given files and folders (folders recursively, *.json and CANN's *.csv
+// tables, skipping folders
 // named "profiles" and files named schema.json), sorted; throws InputError for a missing path.
 std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>& paths);
 
