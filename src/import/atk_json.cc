@@ -54,20 +54,33 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
 
   const json& standard = Member(entry, "standard", path, pointer, "{\"acc\": ..., \"perf\": ...}");
   const json& acc = Member(standard, "acc", path, pointer + "/standard", "the accuracy standard, e.g. \"single_bm\"");
-  if (!acc.is_string()) throw InputError(path, pointer + "/standard/acc", "a string such as \"single_bm\"");
+  // "single_bm", or the standard with its options: {"single_bm": {"type": "high_performance"}}.
+  if (!acc.is_string() && !(acc.is_object() && acc.size() == 1)) {
+    throw InputError(path, pointer + "/standard/acc", "a string such as \"single_bm\" or {\"single_bm\": {...}}");
+  }
   c.tolerance_column = "standard.acc";
   if (acc != "single_bm") {
     throw NotExpressible("standard.acc", "accuracy standard " + acc.dump() +
-                                             " is not one aclnn-check knows (single_bm)");
+                                             " is not one aclnn-check knows (single_bm without options)");
   }
   c.tolerance.standard = "single_bm";
   c.tolerance.source = std::filesystem::path(path).filename().string() + " " + c.location;
 
-  const json& inputs = Member(entry, "inputs", path, pointer, "a list of tensors and attributes");
-  if (!inputs.is_array()) throw InputError(path, pointer + "/inputs", "a list of tensors and attributes");
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const json& input = inputs[i];
+  const json& listed = Member(entry, "inputs", path, pointer, "a list of tensors and attributes");
+  if (!listed.is_array()) throw InputError(path, pointer + "/inputs", "a list of tensors and attributes");
+  // Some lists group attributes in nested lists ([{"name": "outputMask", "type": "attrs"}]).
+  std::vector<std::pair<const json*, std::string>> inputs;
+  for (size_t i = 0; i < listed.size(); ++i) {
     const std::string at = pointer + "/inputs/" + std::to_string(i);
+    if (!listed[i].is_array()) {
+      inputs.emplace_back(&listed[i], at);
+      continue;
+    }
+    for (size_t j = 0; j < listed[i].size(); ++j) inputs.emplace_back(&listed[i][j], at + "/" + std::to_string(j));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const json& input = *inputs[i].first;
+    const std::string& at = inputs[i].second;
     const json& name = Member(input, "name", path, at, "the parameter's name");
     const json& type = Member(input, "type", path, at, "\"tensor\" or \"attr\"");
     if (!name.is_string() || !type.is_string()) throw InputError(path, at, "name and type as strings");
@@ -99,21 +112,21 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
       }
       tensor.range = RangeOf(input.value("range_values", json()), path, at + "/range_values");
       c.inputs.push_back(std::move(tensor));
-    } else if (type == "attr") {
+    } else if (type == "attr" || type == "attrs") {
       SourceAttribute attribute;
       attribute.name = name.get<std::string>();
       attribute.column = column;
       const json values = input.value("range_values", json());
       if (values.is_array() && values.size() == 1) {
         attribute.value = values[0];
-      } else if (values.is_boolean() || (values.is_string() && !ParseInterval(values.get<std::string>()))) {
+      } else if (values.is_number() || values.is_boolean() || (values.is_string() && !ParseInterval(values.get<std::string>()))) {
         attribute.value = values;
       } else {
         attribute.range = RangeOf(values, path, at + "/range_values");
       }
       c.attributes.push_back(std::move(attribute));
     } else {
-      throw InputError(path, at + "/type", "\"tensor\" or \"attr\", got " + type.dump());
+      throw InputError(path, at + "/type", "\"tensor\", \"attr\" or \"attrs\", got " + type.dump());
     }
   }
   return c;

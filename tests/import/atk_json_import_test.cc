@@ -94,9 +94,27 @@ TEST(AtkJsonImport, MalformedEntriesAreBadInputNamingThePointer) {
                  "/0/inputs/0/shape", "non-negative");
   ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": "0 to 1"}]}])",
                  "/0/inputs/0/range_values", "interval string");
-  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "scalar"}]}])", "/0/inputs/0/type", "\"tensor\" or \"attr\"");
+  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "scalar"}]}])", "/0/inputs/0/type", "\"tensor\", \"attr\" or \"attrs\"");
   ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": [1, 0]}]}])",
                  "/0/inputs/0/range_values", "low <= high");
+}
+
+TEST(AtkJsonImport, NestedAttributeGroupsAndStandardsWithOptions) {
+  // Another ATK variant: attributes grouped in nested lists, "attrs" as their type, a plain number
+  // as an attribute's value, and the accuracy standard with options.
+  const std::string text = R"atk([
+    {"id": 0, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": "single_bm"},
+     "inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [4], "range_values": "(0, 1)"},
+                {"name": "dy", "type": "tensor", "dtype": "fp32", "shape": [4], "range_values": [-1, 1]},
+                [{"name": "eps", "type": "attrs", "dtype": "double", "range_values": 0.125}]]},
+    {"id": 1, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": {"type": "high_performance"}}},
+     "inputs": []}])atk";
+  const ImportResult result = ImportCannText(text, "nested.json");
+  ASSERT_EQ(result.converted.size(), 1u);
+  EXPECT_EQ(result.converted[0].at("axes").at("eps"), json::parse("[0.125]"));
+  ASSERT_EQ(result.skipped.size(), 1u);
+  EXPECT_EQ(result.skipped[0].column, "standard.acc");
+  EXPECT_NE(result.skipped[0].why.find("high_performance"), std::string::npos);
 }
 
 TEST(AtkJsonImport, NeitherFormatIsBadInput) {
