@@ -36,6 +36,13 @@ InputSpec ParseInput(const json& entry, const std::string& path, const std::stri
       throw InputError(path, pointer + "/high", "high must not be below low");
     }
   }
+  for (const auto& bound : entry.value("open", json::array())) {
+    if (spec.dist != "uniform") throw InputError(path, pointer + "/open", "open bounds apply to dist \"uniform\" only");
+    (bound == "low" ? spec.low_open : spec.high_open) = true;
+  }
+  if ((spec.low_open || spec.high_open) && !(spec.low < spec.high)) {
+    throw InputError(path, pointer + "/open", "an open bound needs low < high");
+  }
   if (spec.dist == "grid") spec.count = static_cast<int64_t>(need("count"));
   if (spec.dist == "normal") {
     spec.mean = entry.value("mean", 0.0);
@@ -133,6 +140,24 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
       }
     }
   }
+  if (document.contains("cann_tolerance")) {
+    const json& entry = document.at("cann_tolerance");
+    CannTolerance cann;
+    cann.standard = entry.at("standard").get<std::string>();
+    cann.source = entry.value("source", "");
+    const json outputs = entry.value("outputs", json::object());
+    for (const auto& [output, t] : outputs.items()) {
+      const auto index = c.op->TensorIndex(output);
+      if (!index || c.op->tensors()[*index].role != SlotRole::kOutput) {
+        throw InputError(path, "/cann_tolerance/outputs/" + output, c.op->name() + " has no output " + output);
+      }
+      cann.close[output] = {t.at("rtol").get<double>(), t.at("atol").get<double>(), t.at("ptol").get<double>()};
+    }
+    if (cann.standard == "ttk_close" && cann.close.empty()) {
+      throw InputError(path, "/cann_tolerance/outputs", "ttk_close needs rtol, atol and ptol for at least one output");
+    }
+    c.cann_tolerance = cann;
+  }
   if (document.contains("expect") && document.at("expect").is_object()) {
     const json& expect = document.at("expect");
     c.expect.pass = false;
@@ -187,7 +212,8 @@ std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>&
         it.disable_recursion_pending();
         continue;
       }
-      if (it->is_regular_file() && it->path().extension() == ".json" &&
+      const auto extension = it->path().extension();
+      if (it->is_regular_file() && (extension == ".json" || extension == ".csv") &&
           it->path().filename() != "schema.json") {
         files.push_back(it->path());
       }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/cann_tolerance.h"
 #include "common/operator.h"
 #include "core/layout.h"
 #include "core/product.h"
@@ -22,6 +23,7 @@ namespace aclnn_check {
 struct InputSpec {
   std::string dist = "uniform";  // uniform, normal, grid, exhaustive16
   double low = 0, high = 1;      // uniform, grid
+  bool low_open = false, high_open = false;  // uniform: the bound itself is never drawn
   double mean = 0, std = 1;      // normal
   int64_t count = 0;             // grid
   std::vector<nlohmann::json> specials;
@@ -47,6 +49,7 @@ struct CaseFile {
   std::optional<double> ulp;
   std::optional<double> c;                  // every output
   std::map<std::string, double> c_by_output;
+  std::optional<CannTolerance> cann_tolerance;  // imported CANN cases: the source's own criterion
   CaseExpect expect;
   std::vector<Product> products;            // empty: every product
   std::optional<double> timeout_seconds;
@@ -57,7 +60,8 @@ struct CaseFile {
 
 CaseFile ParseCaseFile(const std::string& text, const std::string& path);
 CaseFile LoadCaseFile(const std::filesystem::path& path);
-// Case files under the given files and folders (folders recursively, *.json, skipping folders
+// Case files under the given files and folders (folders recursively, *.json and CANN's *.csv
+// tables, skipping folders
 // named "profiles" and files named schema.json), sorted; throws InputError for a missing path.
 std::vector<std::filesystem::path> FindCaseFiles(const std::vector<std::string>& paths);
 

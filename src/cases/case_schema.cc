@@ -42,6 +42,11 @@ json Definitions() {
         {"mean", {{"type", "number"}}},
         {"std", {{"type", "number"}, {"minimum", 0}}},
         {"count", {{"type", "integer"}, {"minimum", 1}}},
+        {"open",
+         {{"description", "uniform: bounds excluded from the drawn values (after rounding to the dtype)"},
+          {"type", "array"},
+          {"uniqueItems", true},
+          {"items", {{"enum", {"low", "high"}}}}}},
         {"specials", {{"type", "array"}, {"items", {{"$ref", "#/definitions/special"}}}}}}}};
   json status = {{"type", {"integer", "string"}}};
   definitions["expect"] = {
@@ -63,6 +68,25 @@ json Definitions() {
          {{"type", {"number", "object"}},
           {"minimum", 0},
           {"additionalProperties", {{"type", "number"}, {"minimum", 0}}}}}}}};
+  json close = {{"type", "number"}, {"minimum", 0}};
+  definitions["cann_tolerance"] = {
+      {"description",
+       "the tolerance of an imported CANN case, judged beside aclnn-check's own bound "
+       "(docs/decisions.md): ttk_close per output, or single_bm by the output dtype"},
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"required", {"standard"}},
+      {"properties",
+       {{"standard", {{"enum", {"ttk_close", "single_bm"}}}},
+        {"source", {{"type", "string"}}},
+        {"outputs",
+         {{"type", "object"},
+          {"additionalProperties",
+           {{"type", "object"},
+            {"additionalProperties", false},
+            {"required", {"rtol", "atol", "ptol"}},
+            {"properties",
+             {{"rtol", close}, {"atol", close}, {"ptol", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}}}}}}}}}}};
   return definitions;
 }
 
@@ -126,6 +150,7 @@ json CaseFileSchema() {
          {{"type", "object"}, {"additionalProperties", {{"$ref", "#/definitions/input"}}}}},
         {"layout", NonEmptyArrayOf({{"$ref", "#/definitions/layout"}})},
         {"tolerance", {{"$ref", "#/definitions/tolerance"}}},
+        {"cann_tolerance", {{"$ref", "#/definitions/cann_tolerance"}}},
         {"expect", {{"$ref", "#/definitions/expect"}}},
         {"products", NonEmptyArrayOf({{"enum", {"A2", "A3", "INF", "TRAIN", "200I"}}})},
         {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}}},

@@ -21,6 +21,33 @@ uint64_t Fnv1a(uint64_t hash, std::string_view text) {
 
 // Counters at and above this value choose special positions; below, they draw values.
 constexpr uint64_t kSpecialCounters = uint64_t{1} << 62;
+// Redraws for open bounds use counters value + k * kRedrawStride (k = 1..kRedraws), far above any
+// element count and below the special counters.
+constexpr uint64_t kRedrawStride = uint64_t{1} << 56;
+constexpr uint64_t kRedraws = 15;
+
+bool OutsideOpenBounds(const InputSpec& spec, double value) {
+  return (spec.low_open && value <= spec.low) || (spec.high_open && value >= spec.high);
+}
+
+// A uniform draw rounded to the dtype. An open bound is honoured after rounding: a value that
+// rounds onto (or past) it is redrawn, and after kRedraws the nearest representable value inside
+// is taken, so the count of draws stays bounded.
+double UniformValue(const InputSpec& spec, uint64_t n, const CounterRandom& random, DType dtype) {
+  double value = RoundTo(spec.low + (spec.high - spec.low) * random.Uniform(n), dtype);
+  for (uint64_t k = 1; k <= kRedraws && OutsideOpenBounds(spec, value); ++k) {
+    value = RoundTo(spec.low + (spec.high - spec.low) * random.Uniform(n + k * kRedrawStride), dtype);
+  }
+  if (spec.low_open && value <= spec.low) {
+    value = RoundTo(spec.low, dtype);
+    while (value <= spec.low) value = NextUp(value, dtype);
+  }
+  if (spec.high_open && value >= spec.high) {
+    value = RoundTo(spec.high, dtype);
+    while (value >= spec.high) value = NextDown(value, dtype);
+  }
+  return value;
+}
 
 }  // namespace
 
@@ -63,7 +90,7 @@ std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const C
       const uint16_t bits = static_cast<uint16_t>(i & 0xFFFF);
       value = ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
     } else {
-      value = spec.low + (spec.high - spec.low) * random.Uniform(n);
+      value = UniformValue(spec, n, random, ctx.dtype);
     }
     values[i] = RoundTo(value, ctx.dtype);
   }

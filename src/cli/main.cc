@@ -11,6 +11,7 @@
 #include "cases/case_schema.h"
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
+#include "cli/import_command.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
@@ -152,6 +153,14 @@ int main(int argc, char** argv) {
   });
 
   AddGoldenCommands(app, &exit_code);
+
+  std::vector<std::string> import_inputs;
+  std::string import_output;
+  auto* import_cmd = app.add_subcommand(
+      "import", "Convert CANN case files (ATK JSON, ST CSV; detected by content) into case files");
+  import_cmd->add_option("files", import_inputs, "CANN case files")->required();
+  import_cmd->add_option("-o,--output", import_output, "Folder for the converted case files")->required();
+  import_cmd->callback([&] { exit_code = ImportCommand(import_inputs, import_output); });
 
   auto* schema = app.add_subcommand("schema", "Print the case-file JSON Schema (cases/schema.json)");
   schema->callback([&] { std::cout << CaseFileSchema().dump(2) << "\n"; });

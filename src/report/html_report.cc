@@ -66,7 +66,7 @@ std::string HtmlReport(const nlohmann::json& report) {
   return FillTemplate(kHtmlReportPage, {{"title", PageTitle(report)},
                                         {"script_hash", ScriptHashSource(kHtmlReportScript)},
                                         {"style", kHtmlReportStyle},
-                                        {"banner", VerdictBannerHtml(report)},
+                                        {"banner", VerdictBannerHtml(report) + CannToleranceHtml(report)},
                                         {"failures", FailureListHtml(report)},
                                         {"drift", DriftSectionHtml(report)},
                                         {"data", JsonForScriptElement(HtmlPageData(report))},

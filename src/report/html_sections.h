@@ -24,6 +24,11 @@ std::string VerdictBannerHtml(const nlohmann::json& report);
 // filters, which read the id from the entry's code.point-id.
 std::string FailureListHtml(const nlohmann::json& report, size_t limit = kListedFailureLimit);
 
+// Imported CANN cases: how many test points pass the source's own tolerance beside aclnn-check's
+// verdict, and the points where the two differ or CANN's fails (up to `limit`); empty when no point
+// carries a CANN verdict.
+std::string CannToleranceHtml(const nlohmann::json& report, size_t limit = kListedFailureLimit);
+
 // The page title: verdict, counts and SoC.
 std::string PageTitle(const nlohmann::json& report);
 

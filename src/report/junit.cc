@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "report/cann_verdict_json.h"
+
 namespace aclnn_check {
 
 std::string XmlEscape(const std::string& text) {
@@ -56,8 +58,11 @@ std::string JUnitXml(const nlohmann::json& report) {
       xml << "    <testcase classname=\"" << XmlEscape(name) << "\" name=\""
           << XmlEscape(p->at("id").get<std::string>()) << "\" time=\"" << p->value("seconds", 0.0)
           << "\"";
+      // Imported CANN cases: the source's own verdict beside aclnn-check's.
+      const std::string cann = CannVerdictLine(*p);
+      const std::string cann_out = cann.empty() ? "" : "      <system-out>" + XmlEscape(cann) + "</system-out>\n";
       if (verdict == "passed") {
-        xml << "/>\n";
+        xml << (cann.empty() ? "/>\n" : ">\n" + cann_out + "    </testcase>\n");
         continue;
       }
       xml << ">\n";
@@ -84,7 +89,7 @@ std::string JUnitXml(const nlohmann::json& report) {
                                                    : p->at("failures")[0].at("rule").get<std::string>())
             << "\">" << XmlEscape(body) << "</" << tag << ">\n";
       }
-      xml << "    </testcase>\n";
+      xml << cann_out << "    </testcase>\n";
     }
     xml << "  </testsuite>\n";
   }

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/cann_verdict_json.h"
 #include "validation/json_schema.h"
 #include "common/operator.h"
 
@@ -71,7 +72,7 @@ json TestPointJson(const TestPointResult& r) {
                          {"passed", w.passed},
                          {"inputs", inputs}}}});
   }
-  return {{"id", r.id},
+  json point = {{"id", r.id},
           {"case", r.case_name},
           {"case_file", r.case_path},
           {"op", r.op},
@@ -91,6 +92,8 @@ json TestPointJson(const TestPointResult& r) {
           {"failures", failures},
           {"rules", rules},
           {"outputs", outputs}};
+  if (auto cann = CannVerdictJson(r)) point["cann_tolerance"] = std::move(*cann);
+  return point;
 }
 
 json OverridesJson(const Profiles& profiles) {
@@ -159,6 +162,7 @@ json BuildReport(json metadata, json test_points, const std::vector<std::string>
   for (const auto& [id, c] : coverage) {
     if (!listed.count(id)) add_rule(id, "", "unknown", "");
   }
+  AddCannTotals(test_points, &totals);
   json files = json::array();
   for (auto& [path, entry] : case_files) files.push_back(entry);
   return {{"schema_version", kReportSchemaVersion},

@@ -195,6 +195,10 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
   result.expected_status = point.expected.status;
   result.expected_rule = point.expected.rule;
   result.repro = ReproCommand(point, context);
+  if (point.case_file->cann_tolerance) {
+    result.cann_standard = point.case_file->cann_tolerance->standard;
+    result.cann_source = point.case_file->cann_tolerance->source;
+  }
   const auto finish = [&](Verdict verdict) {
     result.verdict = verdict;
     result.seconds =
@@ -387,7 +391,13 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
               const RuleOverride* o = profiles.Find(rule.id);
               return o && o->expect ? *o->expect : DocumentedExpectation(rule);
             });
-        OutputResult output{std::string(def.name), std::string(DTypeName(view.dtype)), check.metrics, {}};
+        OutputResult output{std::string(def.name), std::string(DTypeName(view.dtype)), check.metrics, {}, {}};
+        if (c.cann_tolerance) {
+          CannOutputVerdict verdict;
+          if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected.value, view.dtype, &verdict)) {
+            output.cann = verdict;
+          }
+        }
         for (const auto& [input, values] : input_values) {
           if (values.size() == device.size() && check.metrics.worst.index >= 0) {
             output.worst_inputs[input] = values[check.metrics.worst.index];

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/cann_tolerance.h"
 #include "check/output_check.h"
 
 namespace aclnn_check {
@@ -31,6 +32,7 @@ struct OutputResult {
   std::string dtype;
   OutputMetrics metrics;
   std::map<std::string, double> worst_inputs;
+  std::optional<CannOutputVerdict> cann;  // imported CANN cases: the source's own criterion
 };
 
 // One rule as it fared in one test point.
@@ -62,6 +64,10 @@ struct TestPointResult {
   std::vector<RuleOutcome> rules;
   double seconds = 0;
   std::string repro;
+  // Imported CANN cases: the source's criterion ("ttk_close", "single_bm") and where it came from;
+  // the outputs carry its verdicts, reported beside (never instead of) the point's own verdict.
+  std::string cann_standard;
+  std::string cann_source;
 };
 
 }  // namespace aclnn_check

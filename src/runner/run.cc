@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cases/test_point.h"
+#include "import/case_import.h"
 #include "core/sha256.h"
 #include "report/atomic_file.h"
 #include "report/report_files.h"
@@ -188,9 +189,16 @@ int Run(const RunOptions& options) {
     }
     product = *known;
     std::set<const Operator*> operators;
+    std::vector<SkippedCase> skipped;
     for (const auto& path : FindCaseFiles(options.cases)) {
-      cases.push_back(std::make_unique<CaseFile>(LoadCaseFile(path)));
-      operators.insert(cases.back()->op);
+      for (CaseFile& loaded : LoadCaseSource(path, &skipped)) {
+        cases.push_back(std::make_unique<CaseFile>(std::move(loaded)));
+        operators.insert(cases.back()->op);
+      }
+    }
+    // CANN cases the harness cannot express are named, never dropped silently.
+    for (const SkippedCase& s : skipped) {
+      std::cerr << "aclnn-check: skipped " << s.file << " " << s.location << ", " << s.column << ": " << s.why << "\n";
     }
     for (auto& matrix : MatrixCases(operators, product)) cases.push_back(std::move(matrix));
     std::set<std::string> ids;

@@ -39,6 +39,20 @@ TEST(CaseFileErrors, UnknownTopLevelKey) {
 
 TEST(CaseFileErrors, WrongType) { ExpectError("{" + kHead + R"(, "seed": "one"})", "/seed", "type"); }
 
+TEST(CaseFileErrors, OpenBoundsOnlyOnUniformWithRoom) {
+  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "normal", "open": ["low"]}}})", "/inputs/self/open",
+              "uniform");
+  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "uniform", "low": 1, "high": 1, "open": ["high"]}}})",
+              "/inputs/self/open", "low < high");
+}
+
+TEST(CaseFileErrors, CannToleranceNamesRealOutputsAndKnownStandards) {
+  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "ttk_close", "outputs": {"gradX": {"rtol": 0, "atol": 0, "ptol": 0}}}})",
+              "/cann_tolerance/outputs/gradX", "has no output gradX");
+  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "ttk_close"}})", "/cann_tolerance/outputs", "ttk_close needs");
+  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "isclose"}})", "/cann_tolerance/standard", "");
+}
+
 TEST(CaseFileErrors, UnknownOperator) {
   ExpectError(R"({"name": "t", "op": "HardSwishBackwards"})", "/op", "enum");
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -35,6 +36,28 @@ TEST(InputGenerator, UniformStaysInRangeAndFillsIt) {
   EXPECT_LT(low, -1.99);
   EXPECT_GT(high, 5.99);
   EXPECT_NEAR(sum / values.size(), 2.0, 0.05);
+}
+
+TEST(InputGenerator, OpenBoundsAreNeverDrawnEvenAfterRounding) {
+  // In float16 every draw above 1 - 2^-12 rounds to 1 (about 1 in 4096 of uniform [0, 1)), and
+  // bfloat16 rounds the top 1/512 to 1: with "open" both ends stay out, the closed range keeps them.
+  InputSpec spec;
+  spec.low = 0;
+  spec.high = 1;
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    const auto closed = GenerateValues(spec, 200000, CounterRandom(3, "p", "x"), {dtype, {}});
+    EXPECT_GT(std::count(closed.begin(), closed.end(), 1.0), 0) << DTypeName(dtype);
+    InputSpec open = spec;
+    open.low_open = open.high_open = true;
+    const auto values = GenerateValues(open, 200000, CounterRandom(3, "p", "x"), {dtype, {}});
+    double low = 1, high = 0;
+    for (double v : values) {
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+    EXPECT_GT(low, 0.0) << DTypeName(dtype);
+    EXPECT_LT(high, 1.0) << DTypeName(dtype);
+  }
 }
 
 TEST(InputGenerator, NormalHasItsMeanAndDeviation) {

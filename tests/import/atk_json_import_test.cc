@@ -1,0 +1,125 @@
+// ATK case lists convert entry by entry: interval strings keep their open and closed bounds, a
+// one-value attribute list is that value, a [low, high] attribute is drawn once, reproducibly;
+// entries the harness cannot express are skipped with their index and column.
+#include <gtest/gtest.h>
+
+#include "import/atk_json.h"
+#include "import/case_import.h"
+#include "import/import_test_data.h"
+#include "validation/input_error.h"
+
+namespace aclnn_check {
+namespace {
+
+using nlohmann::json;
+using testing::ConvertedCase;
+using testing::ImportData;
+using testing::SkippedAt;
+
+TEST(AtkJsonImport, IntervalStrings) {
+  const auto open = ParseInterval("(0, 1)");
+  ASSERT_TRUE(open);
+  EXPECT_EQ(open->low, 0);
+  EXPECT_EQ(open->high, 1);
+  EXPECT_TRUE(open->low_open && open->high_open);
+  const auto half = ParseInterval(" [-2.5, 1e3) ");
+  ASSERT_TRUE(half);
+  EXPECT_EQ(half->low, -2.5);
+  EXPECT_EQ(half->high, 1000);
+  EXPECT_TRUE(!half->low_open && half->high_open);
+  EXPECT_FALSE(ParseInterval("(1, 0)"));
+  EXPECT_FALSE(ParseInterval("0, 1"));
+  EXPECT_FALSE(ParseInterval("(0, 1, 2)"));
+}
+
+TEST(AtkJsonImport, LogitGradCases) {
+  const ImportResult result = ImportCannFile(ImportData("atk_logit_grad.json"));
+  EXPECT_EQ(result.format, CaseSourceFormat::kAtkJson);
+  EXPECT_EQ(result.total, 6u);
+  ASSERT_EQ(result.converted.size(), 3u);
+
+  const json first = ConvertedCase(result, "atk_logit_grad_0");
+  ASSERT_FALSE(first.is_null());
+  EXPECT_EQ(first.at("op"), "LogitGrad");
+  EXPECT_EQ(first.at("axes"), json::parse(R"({"dtype": ["float32"], "shape": [[3, 5]], "eps": [-1.0]})"));
+  EXPECT_EQ(first.at("inputs").at("x"),
+            json::parse(R"({"dist": "uniform", "low": 0, "high": 1, "open": ["low", "high"]})"));
+  // A [low, high] list is the closed range.
+  EXPECT_EQ(first.at("inputs").at("dy"), json::parse(R"({"dist": "uniform", "low": -100, "high": 100})"));
+  EXPECT_EQ(first.at("cann_tolerance").at("standard"), "single_bm");
+  EXPECT_FALSE(first.at("cann_tolerance").contains("outputs"));
+
+  const json drawn = ConvertedCase(result, "atk_logit_grad_1");
+  EXPECT_EQ(drawn.at("axes").at("dtype"), json::parse(R"(["float16"])"));
+  const double eps = drawn.at("axes").at("eps")[0].get<double>();
+  EXPECT_GE(eps, 0.0);
+  EXPECT_LT(eps, 0.5);
+  EXPECT_NE(drawn.at("description").get<std::string>().find("eps drawn"), std::string::npos);
+  EXPECT_EQ(drawn.at("inputs").at("x").at("open"), json::parse(R"(["high"])"));
+  // The draw is keyed by the case, so a second import gives the same eps and another case another.
+  const ImportResult again = ImportCannFile(ImportData("atk_logit_grad.json"));
+  EXPECT_EQ(ConvertedCase(again, "atk_logit_grad_1").at("axes").at("eps")[0].get<double>(), eps);
+  EXPECT_NE(ConvertedCase(result, "atk_logit_grad_2").at("axes").at("eps")[0].get<double>(), eps);
+  EXPECT_EQ(ConvertedCase(result, "atk_logit_grad_2").at("inputs").at("x").at("open"), json::parse(R"(["low"])"));
+
+  const SkippedCase* outlier = SkippedAt(result, "case 3 (id 3)");
+  ASSERT_NE(outlier, nullptr);
+  EXPECT_EQ(outlier->column, "inputs[0] x outlier_values");
+  const SkippedCase* standard = SkippedAt(result, "case 4 (id 4)");
+  ASSERT_NE(standard, nullptr);
+  EXPECT_EQ(standard->column, "standard.acc");
+  EXPECT_NE(standard->why.find("double_bm"), std::string::npos);
+  const SkippedCase* other_op = SkippedAt(result, "case 5 (id 5)");
+  ASSERT_NE(other_op, nullptr);
+  EXPECT_EQ(other_op->column, "aclnn_name");
+  EXPECT_NE(other_op->why.find("aclnnAbs"), std::string::npos);
+}
+
+void ExpectBadInput(const std::string& text, const std::string& pointer, const std::string& words) {
+  try {
+    ImportCannText(text, "bad.json");
+    ADD_FAILURE() << "no error for " << text;
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), "bad.json");
+    EXPECT_EQ(error.pointer(), pointer) << error.what();
+    EXPECT_NE(error.message().find(words), std::string::npos) << error.what();
+  }
+}
+
+TEST(AtkJsonImport, MalformedEntriesAreBadInputNamingThePointer) {
+  const std::string head = R"([{"aclnn_name": "aclnnLogitGrad", "id": 0, "standard": {"acc": "single_bm"}, )";
+  ExpectBadInput(R"([{"aclnn_name": "aclnnLogitGrad", "id": 0, "inputs": []}])", "/0/standard", "missing");
+  ExpectBadInput(head + R"("inputs": {}}])", "/0/inputs", "a list");
+  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [2, -1]}]}])",
+                 "/0/inputs/0/shape", "non-negative");
+  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": "0 to 1"}]}])",
+                 "/0/inputs/0/range_values", "interval string");
+  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "scalar"}]}])", "/0/inputs/0/type", "\"tensor\", \"attr\" or \"attrs\"");
+  ExpectBadInput(head + R"("inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [2], "range_values": [1, 0]}]}])",
+                 "/0/inputs/0/range_values", "low <= high");
+}
+
+TEST(AtkJsonImport, NestedAttributeGroupsAndStandardsWithOptions) {
+  // Another ATK variant: attributes grouped in nested lists, "attrs" as their type, a plain number
+  // as an attribute's value, and the accuracy standard with options.
+  const std::string text = R"atk([
+    {"id": 0, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": "single_bm"},
+     "inputs": [{"name": "x", "type": "tensor", "dtype": "fp32", "shape": [4], "range_values": "(0, 1)"},
+                {"name": "dy", "type": "tensor", "dtype": "fp32", "shape": [4], "range_values": [-1, 1]},
+                [{"name": "eps", "type": "attrs", "dtype": "double", "range_values": 0.125}]]},
+    {"id": 1, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": {"type": "high_performance"}}},
+     "inputs": []}])atk";
+  const ImportResult result = ImportCannText(text, "nested.json");
+  ASSERT_EQ(result.converted.size(), 1u);
+  EXPECT_EQ(result.converted[0].at("axes").at("eps"), json::parse("[0.125]"));
+  ASSERT_EQ(result.skipped.size(), 1u);
+  EXPECT_EQ(result.skipped[0].column, "standard.acc");
+  EXPECT_NE(result.skipped[0].why.find("high_performance"), std::string::npos);
+}
+
+TEST(AtkJsonImport, NeitherFormatIsBadInput) {
+  ExpectBadInput(R"({"name": "x", "op": "LogitGrad"})", "/", "not a CANN case file");
+}
+
+}  // namespace
+}  // namespace aclnn_check
