@@ -26,7 +26,7 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 extern const OperatorDef kOperator_hardswish_backward{
     kDescription_hardswish_backward,   hardswish_backward::kTensors, {},
     hardswish_backward::Validate,      hardswish_backward::Reference,
-    hardswish_backward::WorkspaceBytes, hardswish_backward::Compute,
+    hardswish_backward::WorkspaceBytes, hardswish_backward::SimdCompute,
     hardswish_backward::Invoke,         hardswish_backward::Plan,
     nullptr,
 };

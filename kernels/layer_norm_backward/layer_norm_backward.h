@@ -36,6 +36,8 @@ CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
 ReferenceResult Reference(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
+// The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
+void SimdCompute(const OpArgs& args, void* workspace);
 std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
 // mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),
 // rounded once to their dtypes.

@@ -94,7 +94,7 @@ extern const OperatorDef kOperator_layer_norm_backward{
     kDescription_layer_norm_backward, layer_norm_backward::kTensors,
     layer_norm_backward::kParams,     layer_norm_backward::Validate,
     layer_norm_backward::Reference,   layer_norm_backward::WorkspaceBytes,
-    layer_norm_backward::Compute,     layer_norm_backward::Invoke,
+    layer_norm_backward::SimdCompute,     layer_norm_backward::Invoke,
     layer_norm_backward::Plan,        layer_norm_backward::DeriveInputs,
 };
 

@@ -31,7 +31,7 @@ extern const OperatorDef kOperator_logit_grad{
     kDescription_logit_grad, logit_grad::kTensors,
     logit_grad::kParams,     logit_grad::Validate,
     logit_grad::Reference,   logit_grad::WorkspaceBytes,
-    logit_grad::Compute,     logit_grad::Invoke,
+    logit_grad::SimdCompute,     logit_grad::Invoke,
     logit_grad::Plan,        nullptr,
 };
 

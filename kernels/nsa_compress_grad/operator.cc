@@ -49,7 +49,7 @@ extern const OperatorDef kOperator_nsa_compress_grad{
     kDescription_nsa_compress_grad, nsa_compress_grad::kTensors,
     nsa_compress_grad::kParams,     nsa_compress_grad::Validate,
     nsa_compress_grad::Reference,   nsa_compress_grad::WorkspaceBytes,
-    nsa_compress_grad::Compute,     nsa_compress_grad::Invoke,
+    nsa_compress_grad::SimdCompute,     nsa_compress_grad::Invoke,
     nsa_compress_grad::Plan,        nullptr,
 };
 

@@ -32,7 +32,7 @@ extern const OperatorDef kOperator_swi_glu_grad{
     kDescription_swi_glu_grad, swi_glu_grad::kTensors,
     swi_glu_grad::kParams,     swi_glu_grad::Validate,
     swi_glu_grad::Reference,   swi_glu_grad::WorkspaceBytes,
-    swi_glu_grad::Compute,     swi_glu_grad::Invoke,
+    swi_glu_grad::SimdCompute,     swi_glu_grad::Invoke,
     swi_glu_grad::Plan,        nullptr,
 };
 

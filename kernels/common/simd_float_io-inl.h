@@ -1,0 +1,132 @@
+// Per-target loads and stores of tensor elements as float32 lanes, for the SIMD kernels: float16
+// and bfloat16 are widened exactly, and float32 results are rounded once to nearest even on store
+// (NaN stays a NaN with the top of its payload, overflow gives infinity), the same encodings as
+// core/dtype's scalar EncodeHalf / EncodeBFloat16 bit for bit.
+//
+// Why not Highway's own conversions: in Highway 1.0 bfloat16 DemoteTo truncates, and the float16
+// Promote/Demote used on targets without F16C (SSE4, SSSE3, emulation) truncate and turn infinity
+// into a finite value. F16C (every AVX2 and AVX-512 target) converts with round-to-nearest-even
+// in hardware, so those targets use it.
+//
+// Include after hwy/highway.h inside a foreach_target.h translation unit.
+#if defined(ACLNN_CHECK_KERNELS_COMMON_SIMD_FLOAT_IO_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_CHECK_KERNELS_COMMON_SIMD_FLOAT_IO_INL_H_
+#undef ACLNN_CHECK_KERNELS_COMMON_SIMD_FLOAT_IO_INL_H_
+#else
+#define ACLNN_CHECK_KERNELS_COMMON_SIMD_FLOAT_IO_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Lower target bits are the newer x86 targets; AVX2 and above imply F16C.
+constexpr bool kHardwareHalf = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, const float* p) {
+  return hn::LoadU(df, p);
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, const hwy::bfloat16_t* p) {
+  const hn::Rebind<uint16_t, DF> du16;
+  const hn::RebindToUnsigned<DF> du32;
+  const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p)));
+  return hn::BitCast(df, hn::ShiftLeft<16>(bits));
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, const hwy::float16_t* p) {
+  if constexpr (kHardwareHalf) {
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    return hn::PromoteTo(df, hn::LoadU(dh, p));
+  } else {
+    const hn::Rebind<uint16_t, DF> du16;
+    const hn::RebindToSigned<DF> di;
+    const auto h = hn::PromoteTo(di, hn::BitCast(hn::Rebind<int16_t, DF>(),
+                                                 hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p))));
+    const auto bits = hn::And(h, hn::Set(di, 0xFFFF));  // undo the sign extension
+    const auto sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(di, 0x8000)));
+    const auto exponent = hn::And(hn::ShiftRight<10>(bits), hn::Set(di, 0x1F));
+    const auto fraction = hn::And(bits, hn::Set(di, 0x3FF));
+    const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exponent, hn::Set(di, 127 - 15))),
+                               hn::ShiftLeft<13>(fraction));
+    // Infinity keeps a zero fraction; a NaN gets the quiet bit, as DecodeHalf's double does.
+    const auto quiet = hn::IfThenElseZero(hn::Ne(fraction, hn::Zero(di)), hn::Set(di, 0x400000));
+    const auto special = hn::Or(hn::Set(di, 0x7F800000), hn::Or(hn::ShiftLeft<13>(fraction), quiet));
+    // Subnormals (and zero): fraction * 2^-24, exact in float32.
+    const auto subnormal =
+        hn::BitCast(di, hn::Mul(hn::ConvertTo(df, fraction), hn::Set(df, 1.0f / 16777216.0f)));
+    const auto magnitude = hn::IfThenElse(
+        hn::Eq(exponent, hn::Zero(di)), subnormal,
+        hn::IfThenElse(hn::Eq(exponent, hn::Set(di, 0x1F)), special, normal));
+    return hn::BitCast(df, hn::Or(sign, magnitude));
+  }
+}
+
+template <class DF>
+HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, float* p) {
+  hn::StoreU(v, df, p);
+}
+
+template <class DF>
+HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF /* df */, hwy::bfloat16_t* p) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto bits = hn::BitCast(di, v);
+  const auto high = hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0xFFFF));
+  // Round to nearest even: add just under half an ulp, plus one when the kept part is odd. The
+  // carry walks into the exponent where it must (up to infinity).
+  const auto odd = hn::And(high, hn::Set(di, 1));
+  const auto sum = hn::Add(hn::Add(bits, hn::Set(di, 0x7FFF)), odd);
+  const auto rounded = hn::And(hn::ShiftRight<16>(sum), hn::Set(di, 0xFFFF));
+  const auto magnitude = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
+  const auto is_nan = hn::Gt(magnitude, hn::Set(di, 0x7F800000));
+  const auto quiet_nan = hn::Or(high, hn::Set(di, 0x40));
+  const auto encoded = hn::IfThenElse(is_nan, quiet_nan, rounded);
+  hn::StoreU(hn::DemoteTo(du16, encoded), du16, reinterpret_cast<uint16_t*>(p));
+}
+
+template <class DF>
+HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, hwy::float16_t* p) {
+  if constexpr (kHardwareHalf) {
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    hn::StoreU(hn::DemoteTo(dh, v), dh, p);  // vcvtps2ph, round to nearest even
+  } else {
+    const hn::RebindToSigned<DF> di;
+    const hn::Rebind<uint16_t, DF> du16;
+    const auto bits = hn::BitCast(di, v);
+    const auto magnitude = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
+    const auto sign16 = hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0x8000));
+    // |v| >= 65536: infinity, or a quiet NaN keeping the top of the payload.
+    const auto payload = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(di, 0x3FF));
+    const auto nan = hn::Or(hn::Set(di, 0x7E00), payload);
+    const auto huge = hn::IfThenElse(hn::Gt(magnitude, hn::Set(di, 0x7F800000)), nan,
+                                     hn::Set(di, 0x7C00));
+    // |v| < 2^-14: adding 0.5 puts the value's half-precision units in the low bits, rounded
+    // to nearest even by the float32 addition itself.
+    const auto tiny = hn::Sub(
+        hn::BitCast(di, hn::Add(hn::BitCast(df, magnitude), hn::Set(df, 0.5f))),
+        hn::Set(di, 0x3F000000));
+    // Normal: rebias the exponent, round the 13 dropped bits to nearest even (carries reach the
+    // exponent, and 65520 and above become infinity).
+    const auto odd = hn::And(hn::ShiftRight<13>(magnitude), hn::Set(di, 1));
+    const auto rebiased = hn::Add(magnitude, hn::Set(di, static_cast<int32_t>(0xC8000FFF)));
+    const auto normal = hn::ShiftRight<13>(hn::Add(rebiased, odd));
+    const auto encoded = hn::IfThenElse(
+        hn::Lt(magnitude, hn::Set(di, 0x38800000)), tiny,
+        hn::IfThenElse(hn::Lt(magnitude, hn::Set(di, 0x47800000)), normal, huge));
+    hn::StoreU(hn::DemoteTo(du16, hn::Or(sign16, encoded)), du16,
+               reinterpret_cast<uint16_t*>(p));
+  }
+}
+
+}  // namespace aclnn_check::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // ACLNN_CHECK_KERNELS_COMMON_SIMD_FLOAT_IO_INL_H_

@@ -1,0 +1,53 @@
+// Per-target loop over equally long element arrays ("streams") one whole vector at a time, for
+// the SIMD kernels. The last partial vector is copied into zero-filled stack buffers, computed by
+// the same step as the body and copied back, so tails get exactly the body's arithmetic.
+//
+// Include after hwy/highway.h inside a foreach_target.h translation unit.
+#if defined(ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_
+#undef ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_
+#else
+#define ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_
+#endif
+
+#include <array>
+#include <cstddef>
+#include <cstring>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// streams[0, kInputs) are read, the others written. step(std::array<T*, kStreams> at) handles the
+// Lanes(df) elements starting at each pointer.
+template <size_t kInputs, class DF, class T, size_t kStreams, class Step>
+HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, size_t n,
+                              const Step& step) {
+  const size_t lanes = hn::Lanes(df);
+  size_t i = 0;
+  std::array<T*, kStreams> at;
+  for (; i + lanes <= n; i += lanes) {
+    for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
+    step(at);
+  }
+  if (i == n) return;
+  const size_t rest = n - i;
+  constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+  alignas(HWY_MAX_BYTES) T buffers[kStreams][kMaxLanes];
+  std::memset(buffers, 0, sizeof(buffers));
+  for (size_t s = 0; s < kStreams; ++s) {
+    if (s < kInputs) std::memcpy(buffers[s], streams[s] + i, rest * sizeof(T));
+    at[s] = buffers[s];
+  }
+  step(at);
+  for (size_t s = kInputs; s < kStreams; ++s) {
+    std::memcpy(streams[s] + i, buffers[s], rest * sizeof(T));
+  }
+}
+
+}  // namespace aclnn_check::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_

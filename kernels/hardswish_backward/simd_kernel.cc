@@ -1,0 +1,75 @@
+// The cpu provider's kernel: Highway SIMD over contiguous views, split into items for the thread
+// pool; any other view goes to the portable kernel (kernel.cc), which also defines the results:
+// this file computes the same float32 operations in the same order, so both agree bit for bit.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "hardswish_backward/simd_kernel.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "common/float_element.h"
+#include "common/simd_float_io-inl.h"
+#include "common/simd_streams-inl.h"
+#include "hardswish_backward/hardswish_backward.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::hardswish_backward::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using simd::HWY_NAMESPACE::ForEachVector;
+using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::StoreRounded;
+
+template <class T>
+void Span(const T* grad, const T* self, T* out, size_t n) {
+  const hn::ScalableTag<float> df;
+  const auto three = hn::Set(df, 3.0f);
+  const auto minus_three = hn::Set(df, -3.0f);
+  const auto half = hn::Set(df, 0.5f);
+  ForEachVector<2>(df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n,
+                   [&](const std::array<T*, 3>& at) {
+                     const auto g = LoadAsFloat(df, at[0]);
+                     const auto x = LoadAsFloat(df, at[1]);
+                     const auto inside = hn::Mul(g, hn::Add(hn::Div(x, three), half));
+                     // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
+                     const auto result =
+                         hn::IfThenZeroElse(hn::Lt(x, minus_three),
+                                            hn::IfThenElse(hn::Gt(x, three), g, inside));
+                     StoreRounded(result, df, at[2]);
+                   });
+}
+
+void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, size_t n) {
+  VisitFloatElement(dtype, [&](auto* type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    Span(static_cast<const T*>(grad), static_cast<const T*>(self), static_cast<T*>(out), n);
+  });
+}
+
+}  // namespace aclnn_check::hardswish_backward::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "common/parallel_chunks.h"
+
+namespace aclnn_check::hardswish_backward {
+
+HWY_EXPORT(ContiguousSpan);
+
+void SimdCompute(const OpArgs& args, void* workspace) {
+  const TensorView& grad = *args.tensor(kGradOutput);
+  const TensorView& self = *args.tensor(kSelf);
+  const TensorView& out = *args.tensor(kOut);
+  if (!grad.is_contiguous() || !self.is_contiguous() || !out.is_contiguous()) {
+    Compute(args, workspace);
+    return;
+  }
+  const size_t size = DTypeSize(out.dtype);
+  ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
+    const size_t skip = static_cast<size_t>(begin) * size;
+    HWY_DYNAMIC_DISPATCH(ContiguousSpan)(out.dtype, FirstElement(grad) + skip,
+                                         FirstElement(self) + skip, FirstElement(out) + skip,
+                                         static_cast<size_t>(end - begin));
+  });
+}
+
+}  // namespace aclnn_check::hardswish_backward
+#endif  // HWY_ONCE

@@ -1,0 +1,67 @@
+// The SIMD kernel (simd_kernel.cc) on every Highway target this machine runs, against the portable
+// kernel (kernel.cc) bit for bit: special values, the boundaries -3 and 3 and their neighbours,
+// results that underflow or overflow the 16-bit dtypes, odd sizes and non-contiguous views.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "hardswish_backward/hardswish_backward.h"
+#include "support/call_builder.h"
+#include "support/simd_targets.h"
+
+namespace aclnn_check::hardswish_backward {
+namespace {
+
+using testing::CallBuilder;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const Operator& Op() { return *FindOperator("HardswishBackward"); }
+
+CallBuilder MakeCall(DType dtype, const Dims& shape, const std::vector<double>& grad,
+                     const std::vector<double>& self, const Layout& layout) {
+  CallBuilder call(Op());
+  call.Tensor("gradOutput", dtype, shape, grad, layout)
+      .Tensor("self", dtype, shape, self, layout)
+      .Zeros("out", dtype, shape, layout);
+  return call;
+}
+
+TEST(HardswishBackwardSimd, MatchesPortableKernelBitForBitOnEveryTarget) {
+  struct Size {
+    int64_t n;
+    const char* layout;
+  };
+  const Size sizes[] = {{1, "contiguous"}, {17, "contiguous"}, {17, "offset:1"},
+                        {1000003, "contiguous"}, {1000003, "offset:1"}, {4099, "strided:2"}};
+  for (int64_t target : testing::TargetsToSweep()) {
+    testing::ForcedTarget forced(target);
+    for (const Size& size : sizes) {
+      const size_t n = static_cast<size_t>(size.n);
+      const double up3 = std::nextafter(3.0f, 4.0f), below_minus3 = std::nextafter(-3.0f, -4.0f);
+      const std::vector<double> self = testing::WideValues(
+          n, 5, -2, 2, {-3, 3, up3, below_minus3, kNaN, kInf, -kInf, 0, -0.0, -1.5}, 5);
+      const std::vector<double> grad =
+          testing::WideValues(n, 6, -30, 18, {kInf, -kInf, kNaN, 0, -0.0, 1, 65520}, 3);
+      for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        const Layout layout = *Layout::Parse(size.layout);
+        CallBuilder portable = MakeCall(dtype, {size.n}, grad, self, layout);
+        CallBuilder simd = MakeCall(dtype, {size.n}, grad, self, layout);
+        Compute(portable.Args(), nullptr);
+        SimdCompute(simd.Args(), nullptr);
+        const std::string context = std::string(hwy::TargetName(target)) + " " +
+                                    std::string(DTypeName(dtype)) + " n=" +
+                                    std::to_string(size.n) + " " + size.layout;
+        EXPECT_EQ(testing::CountDifferentElements(portable.tensor("out").view(),
+                                                  simd.tensor("out").view(), context),
+                  0)
+            << context;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check::hardswish_backward

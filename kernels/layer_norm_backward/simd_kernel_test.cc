@@ -1,0 +1,115 @@
+// The SIMD kernel (simd_kernel.cc) on every Highway target this machine runs, against the float64
+// reference within the operator's bound and rules: its row and column sums are associated
+// differently from kernel.cc's (README.md), so kernel.cc's bits are not the target. Row sizes
+// that leave vector tails, a single row and column, long column sums over many items, rows with
+// inf/NaN, weight and no weight, every mask; and the same bits on 1 and 3 threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "layer_norm_backward/layer_norm_backward.h"
+#include "support/call_builder.h"
+#include "support/kernel_agreement.h"
+#include "support/simd_targets.h"
+
+namespace aclnn_check::layer_norm_backward {
+namespace {
+
+using testing::CallBuilder;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+
+struct Case {
+  int64_t rows;
+  int64_t row_size;
+  bool weight = true;
+  std::vector<bool> mask = {true, true, true};
+  bool specials = false;  // inf and NaN in a few rows of gradOut and input
+};
+
+CallBuilder MakeCall(const Case& c, DType dtype, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(0, 1);
+  const size_t n = static_cast<size_t>(c.rows * c.row_size);
+  std::vector<double> grad(n), x(n), w(static_cast<size_t>(c.row_size)),
+      mean(static_cast<size_t>(c.rows)), rstd(static_cast<size_t>(c.rows));
+  for (size_t i = 0; i < n; ++i) {
+    grad[i] = normal(random);
+    x[i] = 0.5 + 2 * normal(random);
+  }
+  for (double& v : w) v = 1 + 0.5 * normal(random);
+  for (size_t r = 0; r < mean.size(); ++r) {
+    mean[r] = 0.5 + 0.1 * normal(random);
+    rstd[r] = 0.5 + std::fabs(0.2 * normal(random));
+  }
+  if (c.specials && c.rows >= 3) {
+    const size_t m = static_cast<size_t>(c.row_size);
+    grad[m + m / 2] = kInf;      // row 1
+    x[2 * m] = kNaN;             // row 2
+    grad[n - 1] = -kInf;         // the last row's tail
+  }
+  const Dims shape{c.rows, c.row_size};
+  const Dims normalized{c.row_size};
+  CallBuilder call(Op());
+  call.Tensor("gradOut", dtype, shape, grad)
+      .Tensor("input", dtype, shape, x)
+      .Tensor("mean", DType::kFloat32, {c.rows, 1}, mean)
+      .Tensor("rstd", DType::kFloat32, {c.rows, 1}, rstd)
+      .Param("normalizedShape", normalized)
+      .Param("outputMask", c.mask)
+      .Zeros("gradInput", dtype, shape)
+      .Zeros("gradWeight", DType::kFloat32, normalized)
+      .Zeros("gradBias", DType::kFloat32, normalized);
+  if (c.weight) call.Tensor("weight", DType::kFloat32, normalized, w);
+  return call;
+}
+
+const Case kCases[] = {
+    {1, 1},       {1, 17},     {3, 17, false},  {5, 1000, true, {true, false, true}},
+    {7, 33, true, {false, true, true}, true}, {200, 9, true, {true, true, false}, true},
+    {3000, 40},   {2, 5000},   {70, 4099, false},
+};
+
+TEST(LayerNormBackwardSimd, AgreesWithReferenceOnEveryTarget) {
+  for (int64_t target : testing::TargetsToSweep()) {
+    testing::ForcedTarget forced(target);
+    uint64_t seed = 1;
+    for (const Case& c : kCases) {
+      for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        CallBuilder call = MakeCall(c, dtype, seed++);
+        const auto agreement = testing::RunKernelAgainstReference(Op(), call);
+        EXPECT_TRUE(agreement.passed())
+            << hwy::TargetName(target) << " " << DTypeName(dtype) << " [" << c.rows << ", "
+            << c.row_size << "]: " << agreement.Describe();
+      }
+    }
+  }
+}
+
+TEST(LayerNormBackwardSimd, EveryThreadCountGivesTheSameBits) {
+  const Case c{5000, 300};
+  CallBuilder one = MakeCall(c, DType::kFloat32, 42);
+  CallBuilder three = MakeCall(c, DType::kFloat32, 42);
+  {
+    testing::ForcedThreadCount threads(1);
+    SimdCompute(one.Args(), nullptr);
+  }
+  {
+    testing::ForcedThreadCount threads(3);
+    SimdCompute(three.Args(), nullptr);
+  }
+  for (const char* output : {"gradInput", "gradWeight", "gradBias"}) {
+    EXPECT_EQ(testing::CountDifferentElements(one.tensor(output).view(),
+                                              three.tensor(output).view(), output),
+              0)
+        << output;
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check::layer_norm_backward

@@ -1,0 +1,96 @@
+// The cpu provider's kernel: Highway SIMD over contiguous views, split into items for the thread
+// pool; any other view goes to the portable kernel (kernel.cc), which also defines the results:
+// this file computes the same float32 operations and the same table, so both agree bit for bit.
+// kernel.cc compares x with eps and 1 - eps in double; here the bounds are first turned into the
+// float32 interval that holds exactly the same float32 values, so float32 comparisons decide alike.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "logit_grad/simd_kernel.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "common/float_element.h"
+#include "common/simd_float_io-inl.h"
+#include "common/simd_streams-inl.h"
+#include "logit_grad/logit_grad.h"
+#include "logit_grad/simd_table.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::logit_grad::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using simd::HWY_NAMESPACE::ForEachVector;
+using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::StoreRounded;
+
+template <class T>
+void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t n) {
+  const hn::ScalableTag<float> df;
+  const auto lo = hn::Set(df, table.lo);
+  const auto hi = hn::Set(df, table.hi);
+  const auto fill = hn::Set(df, table.fill);
+  const auto one = hn::Set(df, 1.0f);
+  const auto nan = hn::Set(df, std::numeric_limits<float>::quiet_NaN());
+  const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+  // The mode is chosen once per span, outside the loop.
+  const auto run = [&](const auto& compute) {
+    ForEachVector<2>(df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n,
+                     [&](const std::array<T*, 3>& at) {
+                       StoreRounded(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), df,
+                                    at[2]);
+                     });
+  };
+  using V = hn::Vec<decltype(df)>;
+  switch (table.mode) {
+    case TableMode::kFill:
+      run([&](V, V) { return fill; });
+      break;
+    case TableMode::kSignOfDy:
+      run([&](V, V dy) { return hn::Mul(dy, inf); });
+      break;
+    case TableMode::kRange:
+      run([&](V x, V dy) {
+        const auto formula = hn::Div(dy, hn::Mul(x, hn::Sub(one, x)));
+        const auto inside = hn::And(hn::Ge(x, lo), hn::Le(x, hi));
+        return hn::IfThenElse(hn::IsFinite(x), hn::IfThenElse(inside, formula, fill), nan);
+      });
+      break;
+  }
+}
+
+void ContiguousSpan(const FloatTable& table, DType dtype, const void* x, const void* dy, void* out,
+                    size_t n) {
+  VisitFloatElement(dtype, [&](auto* type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    Span(table, static_cast<const T*>(x), static_cast<const T*>(dy), static_cast<T*>(out), n);
+  });
+}
+
+}  // namespace aclnn_check::logit_grad::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "common/parallel_chunks.h"
+
+namespace aclnn_check::logit_grad {
+
+HWY_EXPORT(ContiguousSpan);
+
+void SimdCompute(const OpArgs& args, void* workspace) {
+  const TensorView& x = *args.tensor(kX);
+  const TensorView& dy = *args.tensor(kDy);
+  const TensorView& out = *args.tensor(kOut);
+  if (!x.is_contiguous() || !dy.is_contiguous() || !out.is_contiguous()) {
+    Compute(args, workspace);
+    return;
+  }
+  const FloatTable table = FloatTableOf(EpsOf(args));
+  const size_t size = DTypeSize(out.dtype);
+  ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
+    const size_t skip = static_cast<size_t>(begin) * size;
+    HWY_DYNAMIC_DISPATCH(ContiguousSpan)(table, out.dtype, FirstElement(x) + skip,
+                                         FirstElement(dy) + skip, FirstElement(out) + skip,
+                                         static_cast<size_t>(end - begin));
+  });
+}
+
+}  // namespace aclnn_check::logit_grad
+#endif  // HWY_ONCE

@@ -1,0 +1,30 @@
+// What the SIMD NsaCompressGrad kernel's items share (simd_kernel.cc): the problem in TND layout,
+// the sequence of every input row and the first input row of every window.
+#pragma once
+
+#include <cstdint>
+
+#include "core/dtype.h"
+
+namespace aclnn_check::nsa_compress_grad {
+
+struct WindowItems {
+  DType dtype = DType::kFloat16;  // outputGrad, input and inputGrad
+  const void* grad = nullptr;     // outputGrad [windows, heads, head_dim]
+  const void* input = nullptr;    // input [tokens, heads, head_dim]
+  void* input_grad = nullptr;     // inputGrad [tokens, heads, head_dim]
+  const float* weight = nullptr;  // [block_size, heads]
+  int64_t tokens = 0, heads = 0, head_dim = 0, block_size = 0, stride = 0;
+  int64_t windows = 0;            // rows of outputGrad that some sequence's window uses
+  // Per input row: the row's position in its sequence, and its sequence's first window and
+  // window count (-1 position: the row belongs to no window's sequence).
+  const int64_t* row_position = nullptr;
+  const int64_t* row_first_window = nullptr;
+  const int64_t* row_window_count = nullptr;
+  const int64_t* window_first_row = nullptr;  // [windows]
+  int64_t rows_per_item = 0;                  // inputGrad items
+  int64_t windows_per_item = 0;               // weightGrad items
+  float* weight_partials = nullptr;           // [weightGrad items][block_size * heads]
+};
+
+}  // namespace aclnn_check::nsa_compress_grad
