@@ -19,11 +19,15 @@ void ReportThroughput(benchmark::State& state, const MinimumTraffic& traffic, do
                       long page_faults) {
   const double iterations = static_cast<double>(state.iterations());
   if (iterations == 0 || loop_seconds <= 0) return;
-  state.counters["bytes_per_second"] =
-      iterations * static_cast<double>(traffic.bytes) / loop_seconds;
-  state.counters["items_per_second"] =
-      iterations * static_cast<double>(traffic.items) / loop_seconds;
-  state.counters["page_faults"] = static_cast<double>(page_faults) / iterations;
+  // A counter that is 0 in every repetition makes Google Benchmark write its coefficient of
+  // variation as NaN, which is not JSON: zero counters are left out (absent means 0).
+  if (traffic.bytes > 0) {
+    state.counters["bytes_per_second"] = iterations * static_cast<double>(traffic.bytes) / loop_seconds;
+  }
+  if (traffic.items > 0) {
+    state.counters["items_per_second"] = iterations * static_cast<double>(traffic.items) / loop_seconds;
+  }
+  if (page_faults > 0) state.counters["page_faults"] = static_cast<double>(page_faults) / iterations;
 }
 
 }  // namespace aclnn_check

@@ -17,7 +17,8 @@ long MinorPageFaults();
 
 // Counters from one timed loop: bytes_per_second and items_per_second over the loop's real time
 // (wall clock: the work runs on other threads too, so the calling thread's CPU time would
-// overstate the rate), and page_faults per iteration (0 shows the loop touches no fresh memory).
+// overstate the rate), and page_faults per iteration (absent: none, the loop touches no fresh
+// memory). Counters that would be 0 are left out.
 // Set as plain counters rather than through UseRealTime(), which would append "/real_time" to
 // every benchmark name.
 void ReportThroughput(benchmark::State& state, const MinimumTraffic& traffic, double loop_seconds,
