@@ -54,8 +54,10 @@ TEST(BenchCommand, WritesGoogleBenchmarkJsonAndAppendsTheHistory) {
           run["run_name"].get<std::string>().find("float16") != std::string::npos ? 384 : 768;
       const double seconds_per_call =
           run["real_time"].get<double>() * (run["time_unit"] == "ms" ? 1e-3 : 1e-9);
+      // The rate is timed around the whole loop, real_time by Google Benchmark inside it: they
+      // agree well within 1%, while a wrong byte count would be off by a factor of 2 or more.
       EXPECT_NEAR(run["bytes_per_second"].get<double>() * seconds_per_call / bytes_per_call, 1,
-                  1e-6);
+                  0.01);
     }
   }
   EXPECT_EQ(iterations, 4u);  // 2 dtypes x 2 repetitions
