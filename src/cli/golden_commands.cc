@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "core/build_info.h"
 #include "golden/drift.h"
 #include "golden/golden_file.h"
 #include "golden/golden_provider.h"
@@ -21,8 +22,8 @@ int WriteGoldenInputs(const std::vector<std::string>& cases, const std::string& 
     GoldenFile file;
     file.attributes = {{"kind", "inputs"},
                        {"created", UtcTimestamp()},
-                       {"harness_version", ACLNN_CHECK_VERSION},
-                       {"git_revision", ACLNN_CHECK_GIT_REVISION}};
+                       {"harness_version", HarnessVersion()},
+                       {"git_revision", GitRevision()}};
     file.points = points;
     WriteGoldenFile(output, file);
     std::cout << "wrote the inputs of " << points.size() << " test points to " << output << "\n";
@@ -59,7 +60,7 @@ int DiffRecordedRuns(const std::string& before_path, const std::string& after_pa
         {"soc", attribute("soc")},
         {"product", product ? std::string(ProductName(*product)) : "unknown"},
         {"host", "localhost"},
-        {"git_revision", ACLNN_CHECK_GIT_REVISION},
+        {"git_revision", GitRevision()},
         {"started", UtcTimestamp()},
         {"duration_seconds", 0},
         {"command", "golden diff " + before_path + " " + after_path},

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "core/build_info.h"
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
+#include "cli/bench_command.h"
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
@@ -59,7 +61,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"aclnn-check: conformance and benchmark harness for aclnn backward operators"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", ACLNN_CHECK_VERSION);
+  app.set_version_flag("--version", HarnessVersion());
   int exit_code = 0;
 
   RunOptions run;
@@ -161,6 +163,57 @@ int main(int argc, char** argv) {
   import_cmd->add_option("files", import_inputs, "CANN case files")->required();
   import_cmd->add_option("-o,--output", import_output, "Folder for the converted case files")->required();
   import_cmd->callback([&] { exit_code = ImportCommand(import_inputs, import_output); });
+
+  BenchOptions bench_options;
+  auto* bench = app.add_subcommand(
+      "bench",
+      "Time test points on a provider with Google Benchmark (--benchmark_* flags pass through, "
+      "written as --flag=value)");
+  bench->add_option("cases", bench_options.cases, "Case files or folders")->capture_default_str();
+  bench->add_option("--provider", bench_options.provider, "cpu, ref or PATH[:PATH...]")
+      ->capture_default_str();
+  bench->add_option("--soc", bench_options.soc, "SoC name to test as (overrides aclrtGetSocName)");
+  bench->add_option("--json", bench_options.json_out, "Google Benchmark JSON output")
+      ->capture_default_str();
+  bench
+      ->add_option("--history", bench_options.history,
+                   "JSON lines file the results are appended to ('' for none)")
+      ->capture_default_str();
+  bench->allow_extras();
+  bench->callback([&] {
+    if (bench->get_subcommands().empty()) {
+      bench_options.program = argv[0];
+      bench_options.benchmark_flags = bench->remaining();
+      for (const std::string& flag : bench_options.benchmark_flags) {
+        if (flag.rfind("--benchmark_", 0) != 0) {
+          std::cerr << "aclnn-check bench: unknown argument " << flag
+                    << " (Google Benchmark flags are --benchmark_*=VALUE)\n";
+          exit_code = 2;
+          return;
+        }
+      }
+      exit_code = RunBenchmarks(bench_options);
+    }
+  });
+  std::string compare_base, compare_new;
+  CompareOptions compare_options;
+  auto* compare = bench->add_subcommand("compare",
+                                        "Compare two Google Benchmark JSON outputs (Mann-Whitney U "
+                                        "over repetitions and a threshold); "
+                                        "exit 1 on a significant regression");
+  compare->allow_extras(false);
+  compare->add_option("base", compare_base, "BASE.json")->required();
+  compare->add_option("new", compare_new, "NEW.json")->required();
+  compare
+      ->add_option("--threshold", compare_options.threshold,
+                   "Relative change of the median real time below which a change is noise")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  compare->add_option("--alpha", compare_options.alpha, "Significance level of the U test")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  compare->callback(
+      [&] { exit_code = CompareBenchmarkFiles(compare_base, compare_new, compare_options); });
 
   auto* schema = app.add_subcommand("schema", "Print the case-file JSON Schema (cases/schema.json)");
   schema->callback([&] { std::cout << CaseFileSchema().dump(2) << "\n"; });

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "core/build_info.h"
 #include "golden/golden_file.h"
 #include "golden/golden_provider.h"
 #include "golden/stored_point.h"
@@ -21,8 +22,8 @@ int RecordGolden(const GoldenRecordOptions& options) {
                            {"created", UtcTimestamp()},
                            {"provider", ProviderProvenance(options.provider).dump()},
                            {"soc", loaded.soc},
-                           {"harness_version", ACLNN_CHECK_VERSION},
-                           {"git_revision", ACLNN_CHECK_GIT_REVISION}});
+                           {"harness_version", HarnessVersion()},
+                           {"git_revision", GitRevision()}});
     size_t points = 0, elements = 0;
     for (const auto& path : FindCaseFiles(options.cases)) {
       const CaseFile case_file = LoadCaseFile(path);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "core/build_info.h"
 #include "check/element_check.h"
 #include "golden/golden_provider.h"
 #include "report/report_files.h"
@@ -154,7 +155,7 @@ int VerifyGolden(const GoldenVerifyOptions& options) {
       {"soc", loaded.soc},
       {"product", std::string(ProductName(loaded.product))},
       {"host", "localhost"},
-      {"git_revision", ACLNN_CHECK_GIT_REVISION},
+      {"git_revision", GitRevision()},
       {"started", UtcTimestamp()},
       {"duration_seconds", 0},
       {"command", "golden verify"},

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/build_info.h"
 #include "report/cann_verdict_json.h"
 #include "validation/json_schema.h"
 #include "common/operator.h"
@@ -166,7 +167,7 @@ json BuildReport(json metadata, json test_points, const std::vector<std::string>
   json files = json::array();
   for (auto& [path, entry] : case_files) files.push_back(entry);
   return {{"schema_version", kReportSchemaVersion},
-          {"tool", {{"name", "aclnn-check"}, {"version", ACLNN_CHECK_VERSION}}},
+          {"tool", {{"name", "aclnn-check"}, {"version", HarnessVersion()}}},
           {"run", std::move(metadata)},
           {"totals", totals},
           {"case_files", files},

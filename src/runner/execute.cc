@@ -8,6 +8,7 @@
 #include "cases/input_generator.h"
 #include "common/abi_call.h"
 #include "core/status.h"
+#include "runner/abi_params.h"
 #include "runner/guarded_buffer.h"
 
 namespace aclnn_check {
@@ -140,7 +141,7 @@ uint64_t EstimatedBytes(const TestPoint& point) {
   return bytes;
 }
 
-PreparedPoint PreparePoint(const TestPoint& point) {
+PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
   const Operator& op = point.op();
   const CaseFile& c = *point.case_file;
   PreparedPoint prepared;
@@ -169,7 +170,7 @@ PreparedPoint PreparePoint(const TestPoint& point) {
   prepared.args.workspace_size_null = point.null_workspace_size;
   prepared.args.executor_null = point.null_executor;
   if (derive && point.expected.ok()) op.def().derive_inputs(prepared.args);
-  if (point.expected.ok()) prepared.reference = op.Reference(prepared.args);
+  if (with_reference && point.expected.ok()) prepared.reference = op.Reference(prepared.args);
   return prepared;
 }
 
@@ -254,37 +255,8 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
       tensors.push_back(session.CreateTensor(host.view(), buffers[slot]->payload(), storage));
       abi.tensors.push_back(tensors.back().get());
     }
-    std::vector<ProviderHandle<aclIntArray>> int_arrays;
-    std::vector<ProviderHandle<aclBoolArray>> bool_arrays;
-    std::vector<std::vector<char>> strings;
-    strings.reserve(point.plan.params.size());
-    for (const ParamValue& value : point.plan.params) {
-      if (const auto* v = std::get_if<int64_t>(&value)) {
-        abi.params.emplace_back(*v);
-      } else if (const auto* d = std::get_if<double>(&value)) {
-        abi.params.emplace_back(*d);
-      } else if (const auto* s = std::get_if<std::string>(&value)) {
-        strings.emplace_back(s->begin(), s->end());
-        strings.back().push_back('\0');
-        abi.params.emplace_back(strings.back().data());
-      } else if (const auto* ints = std::get_if<std::vector<int64_t>>(&value)) {
-        int_arrays.push_back(session.CreateIntArray(*ints));
-        abi.params.emplace_back(static_cast<const aclIntArray*>(int_arrays.back().get()));
-      } else if (const auto* bools = std::get_if<std::vector<bool>>(&value)) {
-        bool_arrays.push_back(session.CreateBoolArray(*bools));
-        abi.params.emplace_back(static_cast<const aclBoolArray*>(bool_arrays.back().get()));
-      } else {
-        // A null pointer of the parameter's own kind.
-        const ParamKind kind = op.params()[abi.params.size()].kind;
-        if (kind == ParamKind::kString) {
-          abi.params.emplace_back(static_cast<char*>(nullptr));
-        } else if (kind == ParamKind::kBoolArray) {
-          abi.params.emplace_back(static_cast<const aclBoolArray*>(nullptr));
-        } else {
-          abi.params.emplace_back(static_cast<const aclIntArray*>(nullptr));
-        }
-      }
-    }
+    const AbiParams params(op, session, point.plan.params);
+    abi.params = params.values();
     uint64_t workspace_bytes = 0;
     aclOpExecutor* executor = nullptr;
     abi.workspace_size = point.null_workspace_size ? nullptr : &workspace_bytes;

@@ -32,13 +32,14 @@ struct RunContext {
 };
 
 // The host side of a test point: inputs generated and laid out, outputs pre-filled with a
-// sentinel, and the float64 reference when the call must succeed.
+// sentinel, and the float64 reference when the call must succeed (and with_reference is set:
+// benchmarks need only the inputs).
 struct PreparedPoint {
   std::vector<std::optional<HostTensor>> tensors;  // per TensorSlot
   OpArgs args;                                     // views into `tensors`
   std::optional<ReferenceResult> reference;
 };
-PreparedPoint PreparePoint(const TestPoint& point);
+PreparedPoint PreparePoint(const TestPoint& point, bool with_reference = true);
 
 // Bytes that fill output buffers before the call and input buffers outside the views.
 constexpr std::byte kOutputSentinel{0xA5};

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/build_info.h"
 #include "cases/test_point.h"
 #include "import/case_import.h"
 #include "core/sha256.h"
@@ -325,7 +326,7 @@ int Run(const RunOptions& options) {
       {"soc", soc},
       {"product", std::string(ProductName(product))},
       {"host", HostName()},
-      {"git_revision", ACLNN_CHECK_GIT_REVISION},
+      {"git_revision", GitRevision()},
       {"started", IsoTime(started)},
       {"duration_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count()},
       {"command", options.command_line},

@@ -1,0 +1,131 @@
+// aclnn_bench: every workload of bench/cases through the cpu provider's aclnn interface, a STREAM
+// triad, and (when built with peers) PyTorch ATen and oneDNN doing the same work, all at one
+// thread count per process:
+//   aclnn_bench --threads=N [--cases=DIR] [--provider=cpu|ref|PATH] [--benchmark_* flags]
+// The cpu provider's kernels size their thread pool from ACLNN_CPU_THREADS on first use and keep
+// it (the single-threaded kernels before the SIMD work ignore it), so one process measures one
+// thread count: tools/bench-peers runs one process per count and joins their JSON.
+// Benchmark names: <workload>/<dtype>/<impl>/threads:<n>, impl cpu (or ref, aclnn for a PATH
+// provider), triad, torch or onednn.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/build_info.h"
+#include "bench/point_benchmark.h"
+#include "core/product.h"
+#include "provider/device.h"
+#include "provider/provider.h"
+#include "report/bench_history.h"
+#include "triad.h"
+#include "workload.h"
+#ifdef ACLNN_BENCH_TORCH
+#include "torch_peers.h"
+#endif
+#ifdef ACLNN_BENCH_ONEDNN
+#include "onednn_peers.h"
+#endif
+
+namespace {
+
+using namespace aclnn_check;
+using namespace aclnn_check::bench;
+
+struct BenchArguments {
+  int threads = 1;
+  std::string cases = ACLNN_BENCH_CASES;  // the source tree's bench/cases
+  std::string provider = "cpu";
+};
+
+// Takes this program's own flags out of argv, leaving Google Benchmark's. Throws
+// std::invalid_argument on a bad value.
+BenchArguments TakeArguments(int& argc, char** argv) {
+  BenchArguments arguments;
+  if (const char* threads = std::getenv("ACLNN_CPU_THREADS"))
+    arguments.threads = std::stoi(threads);
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&](const std::string& flag) { return arg.substr(flag.size()); };
+    if (arg.rfind("--threads=", 0) == 0) {
+      const std::string text = value("--threads=");
+      arguments.threads =
+          text == "all" ? static_cast<int>(std::thread::hardware_concurrency()) : std::stoi(text);
+    } else if (arg.rfind("--cases=", 0) == 0) {
+      arguments.cases = value("--cases=");
+    } else if (arg.rfind("--provider=", 0) == 0) {
+      arguments.provider = value("--provider=");
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  if (arguments.threads < 1) throw std::invalid_argument("--threads must be at least 1 (or 'all')");
+  return arguments;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Peers that return their outputs (torch's functional ops) free and allocate blocks of tens of
+  // MB per iteration; glibc would hand those back to the system and fault them in again on every
+  // iteration. Kept in the heap, the next allocation reuses the same pages.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  BenchArguments arguments;
+  try {
+    arguments = TakeArguments(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn_bench: " << error.what() << "\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  // Before the provider's first call, which sizes its thread pool from it.
+  setenv("ACLNN_CPU_THREADS", std::to_string(arguments.threads).c_str(), 1);
+  std::unique_ptr<Provider> provider;
+  std::unique_ptr<DeviceSession> session;
+  std::unique_ptr<WorkloadSet> workloads;
+  std::string soc;
+  try {
+    provider = Provider::Load(arguments.provider);
+    soc = provider->SocName().value_or(EmulatedSocName());
+    const std::optional<Product> product = ProductOfSoc(soc);
+    if (!product) throw std::invalid_argument("SoC '" + soc + "' is not a known Ascend product");
+    workloads = std::make_unique<WorkloadSet>(arguments.cases, *product);
+    session = std::make_unique<DeviceSession>(*provider);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn_bench: " << error.what() << "\n";
+    return 2;
+  }
+
+  RegisterTriad(arguments.threads);
+  const std::string impl =
+      arguments.provider == "cpu" || arguments.provider == "ref" ? arguments.provider : "aclnn";
+  for (const Workload& workload : workloads->workloads()) {
+    RegisterPointBenchmark(BenchmarkName(workload.name, workload.dtype(), impl, arguments.threads),
+                           *workload.point, *session);
+  }
+#ifdef ACLNN_BENCH_TORCH
+  RegisterTorchPeers(workloads->workloads(), arguments.threads);
+#endif
+#ifdef ACLNN_BENCH_ONEDNN
+  RegisterOneDnnPeers(workloads->workloads(), arguments.threads);
+#endif
+
+  benchmark::AddCustomContext(kContextGitRevision, GitRevision());
+  benchmark::AddCustomContext(kContextProvider, arguments.provider);
+  benchmark::AddCustomContext(kContextSoc, soc);
+  benchmark::AddCustomContext("aclnn_bench_threads", std::to_string(arguments.threads));
+  benchmark::RunSpecifiedBenchmarks();
+  ReleasePointBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,51 @@
+#include "bench/provider_call.h"
+
+#include "core/status.h"
+
+namespace aclnn_check {
+
+RepeatableCall::RepeatableCall(const TestPoint& point, const PreparedPoint& prepared,
+                               const DeviceSession& session)
+    : op_(point.op()), session_(session) {
+  const Provider& provider = session.provider();
+  const OperatorSymbols* symbols = provider.Symbols(op_);
+  if (!symbols) throw ProviderError("the provider does not export " + op_.aclnn_symbol());
+  execute_ = symbols->execute;
+  get_workspace_size_ = symbols->get_workspace_size;
+  for (size_t slot = 0; slot < op_.tensors().size(); ++slot) {
+    if (!prepared.tensors[slot]) {
+      call_.tensors.push_back(nullptr);
+      continue;
+    }
+    const HostTensor& host = *prepared.tensors[slot];
+    buffers_.emplace_back(provider, host.bytes().size());
+    buffers_.back().Upload(host.bytes());
+    const int64_t storage =
+        static_cast<int64_t>(host.bytes().size() / DTypeSize(host.view().dtype));
+    tensors_.push_back(session.CreateTensor(host.view(), buffers_.back().data(), storage));
+    call_.tensors.push_back(tensors_.back().get());
+  }
+  params_.emplace(op_, session, point.plan.params);
+  call_.params = params_->values();
+  call_.workspace_size = &workspace_bytes_;
+  call_.executor = &executor_;
+}
+
+void RepeatableCall::Call() {
+  const aclnnStatus status = op_.def().invoke_get_workspace_size(get_workspace_size_, call_);
+  if (status != 0) {
+    CheckAcl(session_.provider(), static_cast<int>(status),
+             op_.workspace_symbol() + " (" + DescribeStatus(status) + ")");
+  }
+  if (workspace_bytes_ > workspace_.size())
+    workspace_ = DeviceBuffer(session_.provider(), workspace_bytes_);
+  const aclnnStatus executed = execute_(workspace_bytes_ ? workspace_.data() : nullptr,
+                                        workspace_bytes_, executor_, session_.stream());
+  if (executed != 0) {
+    CheckAcl(session_.provider(), static_cast<int>(executed),
+             op_.aclnn_symbol() + " (" + DescribeStatus(executed) + ")");
+  }
+  session_.Synchronize();
+}
+
+}  // namespace aclnn_check

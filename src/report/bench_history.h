@@ -1,0 +1,41 @@
+// Benchmark history (SPEC section 10): `aclnn-check bench` appends one JSON object per benchmark
+// and run to a JSON lines file,
+//   {"name", "date", "bytes_per_second", "items_per_second", "git_revision", "provider", "soc",
+//   "host"}
+// so that trends over revisions and drivers can be plotted from one file.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace aclnn_check {
+
+struct BenchHistoryEntry {
+  std::string name;
+  std::string date;  // the run's date as Google Benchmark's context gives it (ISO 8601)
+  double bytes_per_second = 0;
+  double items_per_second = 0;
+  std::string git_revision;  // of the harness that ran it, or "unknown"
+  std::string provider;
+  std::string soc;
+  std::string host;
+};
+
+// Context keys aclnn-check adds to Google Benchmark's context (benchmark::AddCustomContext).
+inline constexpr const char* kContextGitRevision = "aclnn_check_git_revision";
+inline constexpr const char* kContextProvider = "aclnn_check_provider";
+inline constexpr const char* kContextSoc = "aclnn_check_soc";
+
+// One entry per benchmark of a Google Benchmark JSON output: the median bytes_per_second and
+// items_per_second of its repetitions. Benchmarks that failed or report no bytes_per_second are
+// left out; revision, provider and SoC come from the context keys above ("unknown" without them).
+std::vector<BenchHistoryEntry> BenchHistoryEntries(const nlohmann::json& benchmark_output);
+
+// Appends one line per entry, creating the file and its folders when missing. Throws
+// std::runtime_error naming the file when it cannot be written.
+void AppendBenchHistory(const std::filesystem::path& file,
+                        const std::vector<BenchHistoryEntry>& entries);
+
+}  // namespace aclnn_check
