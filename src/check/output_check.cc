@@ -39,6 +39,7 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
   int64_t rel_count = 0, within = 0;
   double bias_sum = 0;
+  double rounded_bias_sum = 0;  // the same sum for the correctly rounded reference
   int64_t bias_count = 0;
   double worst_error = -1;
 
@@ -97,7 +98,9 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
         ++within;
       }
       if (!rule && ref != 0 && (out == DType::kFloat16 || out == DType::kBFloat16)) {
-        bias_sum += error * (ref > 0 ? 1 : -1) / Ulp(ref, out);
+        const double sign = ref > 0 ? 1 : -1;
+        bias_sum += error * sign / Ulp(ref, out);
+        rounded_bias_sum += (rounded - ref) * sign / Ulp(ref, out);
         ++bias_count;
       }
     }
@@ -122,7 +125,14 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   if (rel_count > 0) m.mean_rel = sum_rel / static_cast<double>(rel_count);
   if (bias_count >= kRoundingBiasMinElements) {
     m.rounding_bias = bias_sum / static_cast<double>(bias_count);
-    m.rounding_bias_ok = std::fabs(*m.rounding_bias) <= kRoundingBiasLimit;
+    m.correctly_rounded_bias = rounded_bias_sum / static_cast<double>(bias_count);
+    // SPEC 5 assumes round-to-nearest-even averages to ~0. On inputs crowded near one value the
+    // exact results can all sit on one side of their rounding point and the correctly rounded
+    // result itself shows a bias (docs/decisions.md); what must stay within the limit then is the
+    // device's bias beyond that one.
+    m.rounding_bias_ok =
+        std::fabs(*m.rounding_bias) <= kRoundingBiasLimit ||
+        std::fabs(*m.rounding_bias - *m.correctly_rounded_bias) <= kRoundingBiasLimit;
     RuleTally& tally = check.rules["numerics.rounding_bias"];
     tally.applied = 1;
     tally.held = m.rounding_bias_ok ? 1 : 0;

@@ -45,6 +45,8 @@ struct OutputMetrics {
   ElementReport worst;       // the failing element with the largest error, else the largest
   // numerics.rounding_bias: measured for fp16/bf16 outputs with >= 1000 qualifying elements.
   std::optional<double> rounding_bias;
+  // The same mean for the reference rounded to nearest even: ~0 on spread-out inputs.
+  std::optional<double> correctly_rounded_bias;
   bool rounding_bias_ok = true;
   int64_t underflow_accepted = 0;  // elements accepted only by numerics.underflow
 };

@@ -43,6 +43,8 @@ json MetricsJson(const OutputMetrics& m) {
       {"within_1e-3", Number(m.within_1e3)},
       {"underflow_accepted", m.underflow_accepted},
       {"rounding_bias", m.rounding_bias ? Number(*m.rounding_bias) : json(nullptr)},
+      {"correctly_rounded_bias",
+       m.correctly_rounded_bias ? Number(*m.correctly_rounded_bias) : json(nullptr)},
   };
   return metrics;
 }

@@ -394,7 +394,10 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
         if (check.metrics.rounding_bias) {
           outcome.Rule("numerics.rounding_bias", check.metrics.rounding_bias_ok,
                        std::string(def.name) + ": mean signed error " +
-                           std::to_string(*check.metrics.rounding_bias) + " ulp (limit 0.1)");
+                           std::to_string(*check.metrics.rounding_bias) +
+                           " ulp; correctly rounded: " +
+                           std::to_string(*check.metrics.correctly_rounded_bias) +
+                           " ulp (limit 0.1 on either the error or its excess)");
         }
         if (check.metrics.underflow_accepted > 0) outcome.Rule("numerics.underflow", true);
         result.outputs.push_back(std::move(output));
