@@ -62,8 +62,8 @@ void Item(const RowItems& job, int64_t item) {
   float* item_dw = columns ? job.column_partials + item * 2 * padded : nullptr;
   float* item_db = columns ? item_dw + padded : nullptr;
   std::vector<float> block(columns ? static_cast<size_t>(2 * padded) : 0);
-  float* block_dw = block.data();
-  float* block_db = block_dw + padded;
+  float* block_dw = columns ? block.data() : nullptr;
+  float* block_db = columns ? block_dw + padded : nullptr;
   if (columns) {
     std::fill(item_dw, item_dw + 2 * padded, 0.0f);
   }

@@ -21,14 +21,21 @@ using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::StoreRounded;
 
-// e^v with expf's special values: hn::Exp is only defined up to 104 and maps NaN to 0.
+// e^v with expf's special values. hn::Exp computes a float-to-int step before it zeroes results
+// below -104; on NaN or -inf that step is undefined behaviour (UBSan caught it on EMU128). So it
+// gets an argument clamped to [-104, 88.72...] with NaN replaced, and the special cases are
+// selected afterwards: 0 below -104 (as hn::Exp), inf above the largest finite, NaN kept.
 template <class DF>
 HWY_INLINE hn::Vec<DF> ExpLikeExpf(DF df, hn::Vec<DF> v) {
   // The largest float32 whose expf is finite is 0x42B17217 (88.7228317...).
-  const auto overflows = hn::Gt(v, hn::Set(df, 88.72283172607421875f));
-  const auto e = hn::IfThenElse(overflows, hn::Set(df, std::numeric_limits<float>::infinity()),
-                                hn::Exp(df, v));
-  return hn::IfThenElse(hn::IsNaN(v), v, e);
+  const auto largest_finite = hn::Set(df, 88.72283172607421875f);
+  const auto lower_bound = hn::Set(df, -104.0f);
+  const auto in_domain =
+      hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), lower_bound), largest_finite);
+  const auto e = hn::IfThenZeroElse(hn::Lt(v, lower_bound), hn::Exp(df, in_domain));
+  const auto with_overflow =
+      hn::IfThenElse(hn::Gt(v, largest_finite), hn::Set(df, std::numeric_limits<float>::infinity()), e);
+  return hn::IfThenElse(hn::IsNaN(v), v, with_overflow);
 }
 
 // One stretch of `n` elements of a row: A and B (x's halves), yGrad, and out's halves.

@@ -1,7 +1,7 @@
 // The SIMD kernel (simd_kernel.cc) on every Highway target this machine runs. Its exp is
 // Highway's, not the C library's, so it is held to the reference's bound (with every rule) rather
 // than to kernel.cc's bits; the special values of A (±inf, NaN, ±0, exp's overflow edge) must give
-// kernel.cc's results, and dB stays within 4 ulps of kernel.cc in float32.
+// kernel.cc's results, and dB stays within 6 ulps of kernel.cc in float32.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,11 +72,12 @@ TEST(SwiGluGradSimd, AgreesWithReferenceOnEveryTarget) {
   }
 }
 
-// Highway's exp and expf may differ by an ulp; s = 1 / (1 + e) may then round to a neighbour (2
-// ulps), and each of dB = s * A * yGrad's two products may round the other way: at most 4 ulps.
+// Highway's exp and glibc's expf are each within 1 ulp of e^x, so they may be 2 ulps apart (seen
+// with clang at -O1); 1 + e and the division may each round the other way (2 more), and so may
+// each of dB = s * A * yGrad's two products: at most 6 ulps.
 // dA's factor s * (1 - s) * A + s cancels near A = -1.28 and magnifies it, so dA is held to the
 // reference's bound only (the test above). Special values must be kernel.cc's everywhere.
-TEST(SwiGluGradSimd, KeepsPortableSpecialValuesAndStaysWithinFourUlpsInTheBHalf) {
+TEST(SwiGluGradSimd, KeepsPortableSpecialValuesAndStaysWithinSixUlpsInTheBHalf) {
   for (int64_t target : testing::TargetsToSweep()) {
     testing::ForcedTarget forced(target);
     for (const Shape& shape : kShapes) {
@@ -108,7 +109,7 @@ TEST(SwiGluGradSimd, KeepsPortableSpecialValuesAndStaysWithinFourUlpsInTheBHalf)
         }
       }
       EXPECT_EQ(wrong, 0) << hwy::TargetName(target) << " " << FormatDims(shape.x);
-      EXPECT_LE(worst_b_ulps, 4u) << hwy::TargetName(target) << " " << FormatDims(shape.x);
+      EXPECT_LE(worst_b_ulps, 6u) << hwy::TargetName(target) << " " << FormatDims(shape.x);
     }
   }
 }
