@@ -49,15 +49,13 @@ TEST(BenchCommand, WritesGoogleBenchmarkJsonAndAppendsTheHistory) {
     if (run["run_type"] == "iteration") {
       ++iterations;
       EXPECT_EQ(run["run_name"].get<std::string>().rfind("tiny/", 0), 0u) << run["run_name"];
-      // 64 elements of gradOutput, self and out: 3 x 64 x (4 or 2) bytes per call.
-      const double bytes_per_call =
-          run["run_name"].get<std::string>().find("float16") != std::string::npos ? 384 : 768;
-      const double seconds_per_call =
-          run["real_time"].get<double>() * (run["time_unit"] == "ms" ? 1e-3 : 1e-9);
-      // The rate is timed around the whole loop, real_time by Google Benchmark inside it: they
-      // agree well within 1%, while a wrong byte count would be off by a factor of 2 or more.
-      EXPECT_NEAR(run["bytes_per_second"].get<double>() * seconds_per_call / bytes_per_call, 1,
-                  0.01);
+      // 64 elements of gradOutput, self and out: 3 x 64 x (4 or 2) bytes per call, and 64 items
+      // (the largest tensor's elements). Both rates are taken over the same timed loop, so their
+      // ratio is the bytes per item whatever the machine's load; a wrong byte count is off by 2x.
+      const double bytes_per_item =
+          run["run_name"].get<std::string>().find("float16") != std::string::npos ? 6 : 12;
+      EXPECT_NEAR(run["bytes_per_second"].get<double>() / run["items_per_second"].get<double>(),
+                  bytes_per_item, 1e-9 * bytes_per_item);
     }
   }
   EXPECT_EQ(iterations, 4u);  // 2 dtypes x 2 repetitions
