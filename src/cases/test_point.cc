@@ -64,6 +64,21 @@ ParamValue ToParam(ParamKind kind, const json& value) {
   return std::monostate{};
 }
 
+// An override axis (param.<name>, shape.<tensor>, dtype.<tensor>) applied to a planned point.
+void ApplyOverride(const Operator& op, const std::string& kind, const std::string& target,
+                   const json& value, TestPoint& point) {
+  if (kind == "param") {
+    const size_t index = *op.ParamIndex(target);
+    point.plan.params[index] = ToParam(op.params()[index].kind, value);
+    return;
+  }
+  const size_t index = *op.TensorIndex(target);
+  auto& tensor = point.plan.tensors[index];
+  if (!tensor) tensor = TensorPlan{point.dtype, {}};
+  if (kind == "shape") tensor->shape = value.get<Dims>();
+  if (kind == "dtype") tensor->dtype = *ParseDType(value.get<std::string>());
+}
+
 }  // namespace
 
 OpArgs DescriptorArgs(const TestPoint& point) {
@@ -125,20 +140,19 @@ std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
       std::optional<CallPlan> plan = op.def().plan(op_axes, point.dtype, &error);
       if (!plan) fail(point.id, "cannot be planned: " + error);
       point.plan = std::move(*plan);
-      for (const auto& [name, value] : point.axis_values.items()) {
+      for (size_t a = 0; a < c.axes.size(); ++a) {
+        const auto& [name, values] = c.axes[a];
         const size_t dot = name.find('.');
         if (dot == std::string::npos) continue;
-        const std::string kind = name.substr(0, dot), target = name.substr(dot + 1);
-        if (kind == "param") {
-          const size_t index = *op.ParamIndex(target);
-          point.plan.params[index] = ToParam(op.params()[index].kind, value);
-          continue;
+        // The schema checks an override's shape loosely (a parameter may be null, a number or
+        // an array); a value of the wrong kind for this operator ends here as bad input.
+        try {
+          ApplyOverride(op, name.substr(0, dot), name.substr(dot + 1), values[counter[a]], point);
+        } catch (const std::exception& error) {
+          throw InputError(c.path, "/axes/" + name + "/" + std::to_string(counter[a]),
+                           "test point " + point.id + ": not a valid value for " + name + " (" +
+                               error.what() + ")");
         }
-        const size_t index = *op.TensorIndex(target);
-        auto& tensor = point.plan.tensors[index];
-        if (!tensor) tensor = TensorPlan{point.dtype, {}};
-        if (kind == "shape") tensor->shape = value.get<Dims>();
-        if (kind == "dtype") tensor->dtype = *ParseDType(value.get<std::string>());
       }
       for (const std::string& name : c.expect.null_tensors) {
         if (name == "workspaceSize") {

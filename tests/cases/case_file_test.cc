@@ -137,3 +137,28 @@ TEST(CaseSchema, CommittedCopyMatchesTheCatalogue) {
 
 }  // namespace
 }  // namespace aclnn_check
+
+namespace aclnn_check {
+namespace {
+
+TEST(CaseFileErrors, OverrideValueOfTheWrongKindNamesItsAxisEntry) {
+  // Found by the case-file fuzzer: a string inside an int-array parameter used to escape as a
+  // JSON type error and end the process.
+  ExpectError(R"({"name": "t", "op": "NsaCompressGrad",
+      "axes": {"param.actSeqLen": [[0, 128, 256], [0, 128, "act_seq_len", 271]]},
+      "expect": {"status": 161002}})",
+              "/axes/param.actSeqLen/1", "param.actSeqLen");
+}
+
+TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
+  // 400 eps values x 300 shapes = 120,000 points, above the 100,000 a case may expand to.
+  std::string eps, shapes;
+  for (int i = 0; i < 400; ++i) eps += (i ? ", " : "") + std::to_string(i * 1e-3);
+  for (int i = 1; i <= 300; ++i) shapes += (i > 1 ? ", [" : "[") + std::to_string(i) + "]";
+  ExpectError(R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "eps": [)" + eps +
+                  R"(], "shape": [)" + shapes + "]}}",
+              "/axes", "at most 100000");
+}
+
+}  // namespace
+}  // namespace aclnn_check
