@@ -88,6 +88,22 @@ HalfUlps MeasureHalves(CallBuilder& call, DType dtype) {
   return worst;
 }
 
+// Rows (A, B) of x, split on the last dim, with their yGrad: every combination of the values.
+std::pair<std::vector<double>, std::vector<double>> EveryCombination(
+    const std::vector<double>& as, const std::vector<double>& bs, const std::vector<double>& gs) {
+  std::vector<double> x, grad;
+  for (double a : as) {
+    for (double b : bs) {
+      for (double g : gs) {
+        x.push_back(a);
+        x.push_back(b);
+        grad.push_back(g);
+      }
+    }
+  }
+  return {x, grad};
+}
+
 TEST(SwiGluGradKernel, AgreesWithReferenceInEveryDTypeLayoutAndDim) {
   struct Case {
     Dims shape;
@@ -169,16 +185,7 @@ TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
                                   -1e-40};
   const std::vector<double> bs = {1.5, 0.0, kInf, -kInf, kNaN, 1e4};
   const std::vector<double> gs = {-2.0, 0.0, kInf, kNaN, 3e4};
-  std::vector<double> x, grad;
-  for (double a : as) {
-    for (double b : bs) {
-      for (double g : gs) {
-        x.push_back(a);
-        x.push_back(b);
-        grad.push_back(g);
-      }
-    }
-  }
+  const auto [x, grad] = EveryCombination(as, bs, gs);
   const Dims shape{static_cast<int64_t>(grad.size()), 2};
   for (DType dtype : kDTypes) {
     for (const char* layout : {"contiguous", "transposed"}) {
@@ -207,16 +214,7 @@ TEST(SwiGluGradKernel, InfiniteYGradWithASubnormalBAgrees) {
   const std::vector<double> as = {-2.4, -5.0, -20.0, -40.0, 0.5, 2.4, 30.0};
   const std::vector<double> bs = {1e-45, -1e-45, 1e-40, std::ldexp(1.0, -133), 1.0};
   const std::vector<double> gs = {kInf, -kInf, 2.0};
-  std::vector<double> x, grad;
-  for (double a : as) {
-    for (double b : bs) {
-      for (double g : gs) {
-        x.push_back(a);
-        x.push_back(b);
-        grad.push_back(g);
-      }
-    }
-  }
+  const auto [x, grad] = EveryCombination(as, bs, gs);
   const Dims shape{static_cast<int64_t>(grad.size()), 2};
   for (DType dtype : kDTypes) {
     CallBuilder call = MakeCall(dtype, shape, 1, x, grad);

@@ -98,9 +98,9 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
         ++within;
       }
       if (!rule && ref != 0 && (out == DType::kFloat16 || out == DType::kBFloat16)) {
-        const double sign = ref > 0 ? 1 : -1;
-        bias_sum += error * sign / Ulp(ref, out);
-        rounded_bias_sum += (rounded - ref) * sign / Ulp(ref, out);
+        const double sign_per_ulp = (ref > 0 ? 1 : -1) / Ulp(ref, out);
+        bias_sum += error * sign_per_ulp;
+        rounded_bias_sum += (rounded - ref) * sign_per_ulp;
         ++bias_count;
       }
     }
