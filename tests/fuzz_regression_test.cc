@@ -11,18 +11,13 @@
 #include "fuzz/fuzz_targets.h"
 #include "golden/golden_file.h"
 #include "report/report_json.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
 
-const std::filesystem::path kSource = ACLNN_CHECK_SOURCE_DIR;
-
-std::string Read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::kSourceDir;
+using testing::ReadFile;
 
 template <typename Target>
 int ReplayFolder(const std::filesystem::path& folder, Target target) {
@@ -30,33 +25,34 @@ int ReplayFolder(const std::filesystem::path& folder, Target target) {
   if (!std::filesystem::exists(folder)) return 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(folder)) {
     if (!entry.is_regular_file() || entry.path().filename() == "README.md") continue;
-    EXPECT_NO_THROW(target(Read(entry.path()))) << entry.path();
+    EXPECT_NO_THROW(target(ReadFile(entry.path()))) << entry.path();
     ++replayed;
   }
   return replayed;
 }
 
 TEST(FuzzRegressions, CaseFileCorpusAndSavedCrashes) {
-  const int regressions = ReplayFolder(kSource / "fuzz/regressions/case_file", fuzz::FuzzCaseFile);
+  const int regressions =
+      ReplayFolder(kSourceDir / "fuzz/regressions/case_file", fuzz::FuzzCaseFile);
   int seeds = 0;
   for (const char* folder : {"cases/hardswish_backward", "cases/logit_grad"}) {
-    seeds += ReplayFolder(kSource / folder, fuzz::FuzzCaseFile);
+    seeds += ReplayFolder(kSourceDir / folder, fuzz::FuzzCaseFile);
   }
   EXPECT_GT(seeds, 10);
   RecordProperty("regressions", regressions);
 }
 
 TEST(FuzzRegressions, ReportCorpusAndSavedCrashes) {
-  const int seeds = ReplayFolder(kSource / "fuzz/corpus/reports", fuzz::FuzzReports);
-  ReplayFolder(kSource / "fuzz/regressions/reports", fuzz::FuzzReports);
+  const int seeds = ReplayFolder(kSourceDir / "fuzz/corpus/reports", fuzz::FuzzReports);
+  ReplayFolder(kSourceDir / "fuzz/regressions/reports", fuzz::FuzzReports);
   EXPECT_GT(seeds, 0);
 }
 
 TEST(FuzzRegressions, GoldenCorpusAndSavedCrashes) {
-  const int seeds = ReplayFolder(kSource / "fuzz/corpus/golden", fuzz::FuzzGoldenFile);
-  ReplayFolder(kSource / "fuzz/regressions/golden", fuzz::FuzzGoldenFile);
+  const int seeds = ReplayFolder(kSourceDir / "fuzz/corpus/golden", fuzz::FuzzGoldenFile);
+  ReplayFolder(kSourceDir / "fuzz/regressions/golden", fuzz::FuzzGoldenFile);
   // The golden data itself seeds the fuzzer too.
-  ReplayFolder(kSource / "golden", [](std::string_view data) {
+  ReplayFolder(kSourceDir / "golden", [](std::string_view data) {
     if (data.substr(0, 8) == "\x89HDF\r\n\x1a\n") fuzz::FuzzGoldenFile(data);
   });
   EXPECT_GT(seeds, 0);
@@ -64,8 +60,8 @@ TEST(FuzzRegressions, GoldenCorpusAndSavedCrashes) {
 
 TEST(FuzzRegressions, GoldenSeedIsAReadableGoldenFile) {
   int read = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kSource / "fuzz/corpus/golden")) {
-    const GoldenFile file = ReadGoldenImage(Read(entry.path()), entry.path().string());
+  for (const auto& entry : std::filesystem::directory_iterator(kSourceDir / "fuzz/corpus/golden")) {
+    const GoldenFile file = ReadGoldenImage(ReadFile(entry.path()), entry.path().string());
     EXPECT_FALSE(file.points.empty()) << entry.path();
     EXPECT_FALSE(file.points.front().expected.empty()) << entry.path();
     ++read;
@@ -77,9 +73,10 @@ TEST(FuzzRegressions, ReportSeedsAreValidReports) {
   // Seeds the fuzzer mutates must start valid, or it spends its time on the first parse error; a
   // schema change that rejects reports this build wrote fails here.
   int parsed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kSource / "fuzz/corpus/reports")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(kSourceDir / "fuzz/corpus/reports")) {
     if (entry.path().extension() != ".json") continue;
-    const nlohmann::json report = ParseReport(Read(entry.path()), entry.path().string());
+    const nlohmann::json report = ParseReport(ReadFile(entry.path()), entry.path().string());
     EXPECT_TRUE(report.contains("test_points")) << entry.path();
     ++parsed;
   }
@@ -90,8 +87,10 @@ TEST(FuzzRegressions, HostileInputsEndInInputError) {
   // Inputs that once could have escaped as other exceptions: wrong JSON types deep inside.
   EXPECT_NO_THROW(fuzz::FuzzReports(R"({"schema_version": 1, "test_points": [{"id": 3}]})"));
   EXPECT_NO_THROW(fuzz::FuzzReports("{\"schema_version\": 1}\n---\n[]"));
-  EXPECT_NO_THROW(fuzz::FuzzCaseFile(R"({"name": "x", "op": "LogitGrad", "axes": {"eps": [[1]]}})"));
-  EXPECT_NO_THROW(fuzz::FuzzCaseFile(R"({"name": "x", "op": "LayerNormBackward", "axes": {"normalized_rank": [-5]}})"));
+  EXPECT_NO_THROW(
+      fuzz::FuzzCaseFile(R"({"name": "x", "op": "LogitGrad", "axes": {"eps": [[1]]}})"));
+  EXPECT_NO_THROW(fuzz::FuzzCaseFile(
+      R"({"name": "x", "op": "LayerNormBackward", "axes": {"normalized_rank": [-5]}})"));
 }
 
 }  // namespace

@@ -1,23 +1,25 @@
 // `aclnn-check golden verify|record|diff` end to end: exit codes, the drift counts of known
 // changes, and reports that match their schema.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 #include "golden/drift.h"
 #include "report/report_json.h"
+#include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
 
+using testing::kSourceDir;
+
 using testing::TempDir;
 
-const std::filesystem::path kSource = ACLNN_CHECK_SOURCE_DIR;
 const std::string kCli = ACLNN_CHECK_CLI;
 
 int Cli(const std::string& arguments) {
@@ -26,23 +28,28 @@ int Cli(const std::string& arguments) {
 }
 
 std::string Faulty(const std::string& variant) {
-  return (std::filesystem::path(kCli).parent_path() / ("libaclnn_faulty_" + variant + ".so")).string();
+  return (std::filesystem::path(kCli).parent_path() / ("libaclnn_faulty_" + variant + ".so"))
+      .string();
 }
 
 TEST(GoldenVerify, BundledProvidersMatchTheOracle) {
   TempDir dir;
-  const std::string golden = (kSource / "golden").string();
-  EXPECT_EQ(Cli("golden verify " + golden + " --provider cpu --report-dir " + (dir.path() / "cpu").string()), 0);
-  EXPECT_EQ(Cli("golden verify " + golden + " --provider ref --report-dir " + (dir.path() / "ref").string()), 0);
+  const std::string golden = (kSourceDir / "golden").string();
+  EXPECT_EQ(Cli("golden verify " + golden + " --provider cpu --report-dir " +
+                (dir.path() / "cpu").string()),
+            0);
+  EXPECT_EQ(Cli("golden verify " + golden + " --provider ref --report-dir " +
+                (dir.path() / "ref").string()),
+            0);
   const nlohmann::json report = LoadReport((dir.path() / "cpu/report.json").string());
   EXPECT_GT(report.at("totals").at("passed").get<int>(), 50);
 }
 
 TEST(GoldenVerify, AProviderThatSwapsOperandsFails) {
   TempDir dir;
-  const std::string golden = (kSource / "golden/hardswish_backward.h5").string();
-  EXPECT_EQ(Cli("golden verify " + golden + " --provider " + Faulty("swappedoperand") + " --soc Ascend910B3 --report-dir " +
-                (dir.path() / "r").string()),
+  const std::string golden = (kSourceDir / "golden/hardswish_backward.h5").string();
+  EXPECT_EQ(Cli("golden verify " + golden + " --provider " + Faulty("swappedoperand") +
+                " --soc Ascend910B3 --report-dir " + (dir.path() / "r").string()),
             1);
 }
 
@@ -101,7 +108,7 @@ TEST(GoldenDiff, CliExitsOneOnDriftAndWritesASchemaValidDriftSection) {
 
 TEST(GoldenRecord, TwoRecordsOfTheSameProviderAreIdentical) {
   TempDir dir;
-  const std::string cases = (kSource / "golden/cases/hardswish_backward.json").string();
+  const std::string cases = (kSourceDir / "golden/cases/hardswish_backward.json").string();
   const std::string a = (dir.path() / "a.h5").string(), b = (dir.path() / "b.h5").string();
   ASSERT_EQ(Cli("golden record " + cases + " --provider cpu -o " + a), 0);
   ASSERT_EQ(Cli("golden record " + cases + " --provider cpu -o " + b), 0);
@@ -109,7 +116,9 @@ TEST(GoldenRecord, TwoRecordsOfTheSameProviderAreIdentical) {
   ASSERT_GT(recorded.points.size(), 0u);
   EXPECT_EQ(recorded.attributes.count("provider"), 1u);
   EXPECT_NE(recorded.attributes.at("provider").find("sha256"), std::string::npos);
-  EXPECT_EQ(Cli("golden diff " + a + " " + b + " --max-ulp 0 --report-dir " + (dir.path() / "d").string()), 0);
+  EXPECT_EQ(Cli("golden diff " + a + " " + b + " --max-ulp 0 --report-dir " +
+                (dir.path() / "d").string()),
+            0);
 }
 
 }  // namespace

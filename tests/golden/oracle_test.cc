@@ -9,11 +9,12 @@
 #include <map>
 
 #include "golden/golden_verify.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
 
-const std::filesystem::path kSource = ACLNN_CHECK_SOURCE_DIR;
+using testing::kSourceDir;
 
 // Relative agreement of two float64 computations of one result. The scale is max(|expected|,
 // mag): where the result is a difference of much larger terms (LayerNorm's gradInput, a
@@ -21,7 +22,8 @@ const std::filesystem::path kSource = ACLNN_CHECK_SOURCE_DIR;
 constexpr double kOracleTolerance = 1e-12;
 
 double Disagreement(double reference, double expected, double mag) {
-  if (std::isnan(reference) || std::isnan(expected)) return std::isnan(reference) && std::isnan(expected) ? 0 : INFINITY;
+  if (std::isnan(reference) || std::isnan(expected))
+    return std::isnan(reference) && std::isnan(expected) ? 0 : INFINITY;
   if (std::isinf(reference) || std::isinf(expected)) return reference == expected ? 0 : INFINITY;
   const double scale = std::max({std::abs(expected), mag, 1e-300});
   return std::abs(reference - expected) / scale;
@@ -30,7 +32,7 @@ double Disagreement(double reference, double expected, double mag) {
 const std::vector<GoldenFile>& GoldenFiles() {
   static const std::vector<GoldenFile> files = [] {
     std::vector<GoldenFile> read;
-    for (const std::string& path : FindGoldenFiles({(kSource / "golden").string()})) {
+    for (const std::string& path : FindGoldenFiles({(kSourceDir / "golden").string()})) {
       read.push_back(ReadGoldenFile(path));
     }
     return read;
@@ -78,7 +80,8 @@ TEST(GoldenOracle, ReferenceAgreesWithPyTorchWithin1e12Relative) {
           ++compared;
           ASSERT_LE(error, kOracleTolerance)
               << stored.id << " " << name << "[" << i << "]: reference " << output.value[i]
-              << ", PyTorch " << expected[i] << (rule.empty() ? "" : ", documented by " + rule + " ")
+              << ", PyTorch " << expected[i]
+              << (rule.empty() ? "" : ", documented by " + rule + " ")
               << (rule.empty() ? "" : std::to_string(oracle));
         }
       }
@@ -86,8 +89,10 @@ TEST(GoldenOracle, ReferenceAgreesWithPyTorchWithin1e12Relative) {
   }
   EXPECT_GT(compared, 10000);
   EXPECT_GT(by_rule, 0) << "the LogitGrad golden data records no rule that differs from PyTorch";
-  for (const auto& [op, error] : worst) RecordProperty("max_rel_error_" + op, std::to_string(error));
-  for (const auto& [op, error] : worst) std::cout << op << ": max relative disagreement " << error << "\n";
+  for (const auto& [op, error] : worst)
+    RecordProperty("max_rel_error_" + op, std::to_string(error));
+  for (const auto& [op, error] : worst)
+    std::cout << op << ": max relative disagreement " << error << "\n";
 }
 
 TEST(GoldenOracle, StoredInputsAreWhatTheHarnessGeneratesToday) {
@@ -96,7 +101,7 @@ TEST(GoldenOracle, StoredInputsAreWhatTheHarnessGeneratesToday) {
     for (const GoldenPoint& point : file.points) stored[point.id] = &point;
   }
   const std::vector<GoldenPoint> generated =
-      GenerateGoldenInputs({(kSource / "golden/cases").string()}, "*");
+      GenerateGoldenInputs({(kSourceDir / "golden/cases").string()}, "*");
   EXPECT_EQ(generated.size(), stored.size()) << "regenerate golden data: see README, Golden data";
   for (const GoldenPoint& point : generated) {
     const auto it = stored.find(point.id);
@@ -105,8 +110,9 @@ TEST(GoldenOracle, StoredInputsAreWhatTheHarnessGeneratesToday) {
       const std::vector<double>& kept = it->second->inputs.at(name);
       ASSERT_EQ(kept.size(), values.size()) << point.id << " " << name;
       for (size_t i = 0; i < values.size(); ++i) {
-        const bool same = (std::isnan(kept[i]) && std::isnan(values[i])) ||
-                          (kept[i] == values[i] && std::signbit(kept[i]) == std::signbit(values[i]));
+        const bool same =
+            (std::isnan(kept[i]) && std::isnan(values[i])) ||
+            (kept[i] == values[i] && std::signbit(kept[i]) == std::signbit(values[i]));
         ASSERT_TRUE(same) << point.id << " " << name << "[" << i << "]: stored " << kept[i]
                           << ", generated " << values[i];
       }

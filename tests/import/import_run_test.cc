@@ -13,25 +13,22 @@
 #include "import/import_test_data.h"
 #include "report/report_json.h"
 #include "runner/run.h"
+#include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
 
+using testing::ReadFile;
+
 using nlohmann::json;
 using testing::ImportData;
 using testing::TempDir;
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::vector<std::string> DataFiles() {
   // A copy with another extension: the format is detected by content.
-  return {ImportData("swi_glu_grad_st.csv").string(), ImportData("layer_norm_grad_v3_st.csv").string(),
+  return {ImportData("swi_glu_grad_st.csv").string(),
+          ImportData("layer_norm_grad_v3_st.csv").string(),
           ImportData("atk_logit_grad.json").string()};
 }
 
@@ -70,7 +67,9 @@ TEST_P(ImportedRun, PassesAndReportsBothVerdicts) {
     }
   }
   const std::string junit = ReadFile(dir.path() / "report/junit.xml");
-  EXPECT_NE(junit.find("<system-out>CANN tolerance (ttk_close, swi_glu_grad_st.csv line 2): passed"), std::string::npos);
+  EXPECT_NE(
+      junit.find("<system-out>CANN tolerance (ttk_close, swi_glu_grad_st.csv line 2): passed"),
+      std::string::npos);
   const std::string html = ReadFile(dir.path() / "report/report.html");
   EXPECT_NE(html.find("10 imported test points: <strong>10</strong> pass CANN"), std::string::npos);
 }
@@ -81,13 +80,18 @@ TEST(ImportCommand, WritesCaseFilesAndASummary) {
   const TempDir dir;
   std::string command = std::string(ACLNN_CHECK_CLI) + " import";
   for (const std::string& file : DataFiles()) command += " '" + file + "'";
-  command += " -o '" + (dir.path() / "converted").string() + "' > '" + (dir.path() / "out.txt").string() + "'";
+  command += " -o '" + (dir.path() / "converted").string() + "' > '" +
+             (dir.path() / "out.txt").string() + "'";
   ASSERT_EQ(std::system(command.c_str()), 0);
   const std::string summary = ReadFile(dir.path() / "out.txt");
-  EXPECT_NE(summary.find("(ST CSV): 6 cases, 3 converted, 3 skipped"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("(ST CSV): 7 cases, 4 converted, 3 skipped"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("(ATK JSON): 6 cases, 3 converted, 3 skipped"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("skipped 1 x is_enabled: disabled in the source"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("(ST CSV): 6 cases, 3 converted, 3 skipped"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("(ST CSV): 7 cases, 4 converted, 3 skipped"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("(ATK JSON): 6 cases, 3 converted, 3 skipped"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("skipped 1 x is_enabled: disabled in the source"), std::string::npos)
+      << summary;
   EXPECT_NE(summary.find("total: 19 cases, 10 converted, 9 skipped"), std::string::npos) << summary;
   const auto written = dir.path() / "converted/swi_glu_grad_st/swiglu_last_dim.json";
   ASSERT_TRUE(std::filesystem::exists(written));
@@ -98,18 +102,24 @@ TEST(ImportCommand, WritesCaseFilesAndASummary) {
   options.cases = {(dir.path() / "converted").string()};
   options.report_dir = (dir.path() / "report").string();
   ASSERT_EQ(aclnn_check::Run(options), 0);
-  EXPECT_EQ(LoadReport((dir.path() / "report/report.json").string()).at("totals").at("cann_tolerance_passed"), 10);
+  EXPECT_EQ(LoadReport((dir.path() / "report/report.json").string())
+                .at("totals")
+                .at("cann_tolerance_passed"),
+            10);
 }
 
 TEST(ImportCommand, BadInputExitsWithTwoAndWritesNothing) {
   const TempDir dir;
-  const auto bad = dir.Write("bad.csv", "op_name,input_shapes,input_dtypes\nswi_glu_grad,\"((2, 3)\",\"('float32',)\"\n");
-  const std::string command = std::string(ACLNN_CHECK_CLI) + " import '" + ImportData("swi_glu_grad_st.csv").string() +
-                              "' '" + bad.string() + "' -o '" + (dir.path() / "out").string() + "' 2> '" +
+  const auto bad = dir.Write(
+      "bad.csv", "op_name,input_shapes,input_dtypes\nswi_glu_grad,\"((2, 3)\",\"('float32',)\"\n");
+  const std::string command = std::string(ACLNN_CHECK_CLI) + " import '" +
+                              ImportData("swi_glu_grad_st.csv").string() + "' '" + bad.string() +
+                              "' -o '" + (dir.path() / "out").string() + "' 2> '" +
                               (dir.path() / "err.txt").string() + "'";
   const int status = std::system(command.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  EXPECT_NE(ReadFile(dir.path() / "err.txt").find("bad.csv: line 2, column input_shapes"), std::string::npos);
+  EXPECT_NE(ReadFile(dir.path() / "err.txt").find("bad.csv: line 2, column input_shapes"),
+            std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
 }
 
@@ -128,7 +138,8 @@ TEST(PublicCannCases, EveryCaseConvertsOrIsSkippedWithAReason) {
     EXPECT_GT(result.total, 0u) << entry.path();
     EXPECT_EQ(result.converted.size() + result.skipped.size(), result.total) << entry.path();
     for (const SkippedCase& skipped : result.skipped) {
-      EXPECT_FALSE(skipped.column.empty() || skipped.why.empty()) << entry.path() << " " << skipped.location;
+      EXPECT_FALSE(skipped.column.empty() || skipped.why.empty())
+          << entry.path() << " " << skipped.location;
     }
     std::cout << ImportSummary({result});
   }

@@ -1,12 +1,14 @@
 // The hand-written excerpts of CANN's case formats in tests/import/data.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "import/case_import.h"
+#include "validation/input_error.h"
 
 namespace aclnn_check::testing {
 
@@ -28,6 +30,20 @@ inline const SkippedCase* SkippedAt(const ImportResult& result, const std::strin
     if (skipped.location == location) return &skipped;
   }
   return nullptr;
+}
+
+// Importing `text` as file `file` fails with an InputError at `pointer` whose message holds
+// `words`.
+inline void ExpectImportError(const std::string& text, const std::string& file,
+                              const std::string& pointer, const std::string& words) {
+  try {
+    ImportCannText(text, file);
+    ADD_FAILURE() << "no error for " << text;
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), file);
+    EXPECT_EQ(error.pointer(), pointer) << error.what();
+    EXPECT_NE(error.message().find(words), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace aclnn_check::testing

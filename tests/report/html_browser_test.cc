@@ -1,16 +1,16 @@
-// report.html in headless Chromium: the report of a run with failures (the default HardswishBackward
-// suite on a provider with a planted fault) is rendered with the network shut off, and the rendered
-// DOM is checked: the failure entries, the matrix cells, filters from the URL fragment that hide
-// rows, hostile strings that stay text, and the render time of 10,000 test points. A screenshot of
-// the page lands in the build folder (test-artifacts/html_report/). Skipped where Chromium is absent.
+// report.html in headless Chromium: the report of a run with failures (the default
+// HardswishBackward suite on a provider with a planted fault) is rendered with the network shut
+// off, and the rendered DOM is checked: the failure entries, the matrix cells, filters from the URL
+// fragment that hide rows, hostile strings that stay text, and the render time of 10,000 test
+// points. A screenshot of the page lands in the build folder (test-artifacts/html_report/). Skipped
+// where Chromium is absent.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "provider/loader.h"
 #include "report/atomic_file.h"
@@ -18,22 +18,18 @@
 #include "runner/run.h"
 #include "support/dom_tags.h"
 #include "support/headless_chromium.h"
+#include "support/source_files.h"
 #include "support/synthetic_report.h"
 
 namespace aclnn_check {
 namespace {
 
+using testing::ReadFile;
+
 using nlohmann::json;
 using testing::Attributes;
 using testing::HasClass;
 using testing::StartTags;
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class HtmlReportInBrowser : public ::testing::Test {
  protected:
@@ -48,23 +44,28 @@ class HtmlReportInBrowser : public ::testing::Test {
 
   // A fresh folder under the build tree that outlives the test, for the report and the screenshot.
   std::filesystem::path Artifacts(const std::string& name) {
-    const std::filesystem::path dir = std::filesystem::path(ACLNN_CHECK_BINARY_DIR) / "test-artifacts/html_report" / name;
+    const std::filesystem::path dir =
+        std::filesystem::path(ACLNN_CHECK_BINARY_DIR) / "test-artifacts/html_report" / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
   }
 
-  // The DOM after the page's script ran; fails the test when the browser or the script did not finish.
+  // The DOM after the page's script ran; fails the test when the browser or the script did not
+  // finish.
   std::string RenderedDom(const std::filesystem::path& page, const std::string& fragment = "") {
-    const testing::BrowserRun run = testing::RunChromium(chromium_, testing::FileUrl(page, fragment), {"--dump-dom"},
-                                                         page.parent_path() / "chromium.log", 90);
+    const testing::BrowserRun run =
+        testing::RunChromium(chromium_, testing::FileUrl(page, fragment), {"--dump-dom"},
+                             page.parent_path() / "chromium.log", 90);
     last_seconds_ = run.seconds;
-    EXPECT_EQ(run.exit_code, 0) << "chromium failed or timed out; see " << (page.parent_path() / "chromium.log");
+    EXPECT_EQ(run.exit_code, 0) << "chromium failed or timed out; see "
+                                << (page.parent_path() / "chromium.log");
     const auto bodies = StartTags(run.output, "body");
     EXPECT_EQ(bodies.size(), 1u);
     if (bodies.size() == 1) {
       EXPECT_EQ(bodies[0].count("data-rendered"), 1u)
-          << "the page's script did not finish: " << (bodies[0].count("data-render-error") ? bodies[0].at("data-render-error") : "");
+          << "the page's script did not finish: "
+          << (bodies[0].count("data-render-error") ? bodies[0].at("data-render-error") : "");
     }
     return run.output;
   }
@@ -88,13 +89,16 @@ json RunWithFailures(const std::filesystem::path& dir) {
 
 std::vector<Attributes> WithClass(const std::vector<Attributes>& tags, const std::string& name) {
   std::vector<Attributes> found;
-  for (const Attributes& tag : tags) if (HasClass(tag, name)) found.push_back(tag);
+  for (const Attributes& tag : tags)
+    if (HasClass(tag, name)) found.push_back(tag);
   return found;
 }
 
-std::vector<Attributes> WithAttribute(const std::vector<Attributes>& tags, const std::string& name) {
+std::vector<Attributes> WithAttribute(const std::vector<Attributes>& tags,
+                                      const std::string& name) {
   std::vector<Attributes> found;
-  for (const Attributes& tag : tags) if (tag.count(name)) found.push_back(tag);
+  for (const Attributes& tag : tags)
+    if (tag.count(name)) found.push_back(tag);
   return found;
 }
 
@@ -115,7 +119,8 @@ std::string RenderMs(const std::string& dom, const char* attribute = "data-rende
 
 std::string Timings(const std::string& dom, double browser_seconds) {
   return "drawn in " + RenderMs(dom) + " ms, " + RenderMs(dom, "data-since-navigation-ms") +
-         " ms after navigation start; the whole chromium --dump-dom run took " + std::to_string(browser_seconds) + " s";
+         " ms after navigation start; the whole chromium --dump-dom run took " +
+         std::to_string(browser_seconds) + " s";
 }
 
 TEST_F(HtmlReportInBrowser, RunWithFailuresShowsItsFailuresMatrixAndFilters) {
@@ -124,7 +129,9 @@ TEST_F(HtmlReportInBrowser, RunWithFailuresShowsItsFailuresMatrixAndFilters) {
   const std::filesystem::path page = dir / "report.html";
   ASSERT_TRUE(std::filesystem::exists(page));
 
-  struct Counts { int passed = 0, failed = 0, skipped = 0; };
+  struct Counts {
+    int passed = 0, failed = 0, skipped = 0;
+  };
   std::map<std::pair<std::string, std::string>, Counts> matrix;
   size_t failures = 0, passed = 0, failing_float16 = 0, failing_exhaustive = 0;
   for (const json& point : report["test_points"]) {
@@ -148,8 +155,9 @@ TEST_F(HtmlReportInBrowser, RunWithFailuresShowsItsFailuresMatrixAndFilters) {
   ASSERT_LT(failing_float16, failures);
 
   const std::string dom = RenderedDom(page);
-  std::cout << "report.html of the run (" << report["test_points"].size() << " test points, " << std::filesystem::file_size(page)
-            << " bytes): " << Timings(dom, last_seconds_) << "\n";
+  std::cout << "report.html of the run (" << report["test_points"].size() << " test points, "
+            << std::filesystem::file_size(page) << " bytes): " << Timings(dom, last_seconds_)
+            << "\n";
   const auto entries = WithClass(StartTags(dom, "li"), "failure");
   EXPECT_EQ(entries.size(), failures);
   EXPECT_EQ(Visible(entries), failures);
@@ -160,12 +168,15 @@ TEST_F(HtmlReportInBrowser, RunWithFailuresShowsItsFailuresMatrixAndFilters) {
     EXPECT_EQ(cell.at("data-passed"), std::to_string(expected.passed)) << cell.at("data-dtype");
     EXPECT_EQ(cell.at("data-failed"), std::to_string(expected.failed)) << cell.at("data-dtype");
     EXPECT_EQ(cell.at("data-skipped"), std::to_string(expected.skipped)) << cell.at("data-dtype");
-    EXPECT_TRUE(HasClass(cell, expected.failed ? "cell-failed" : "cell-passed")) << cell.at("data-dtype");
+    EXPECT_TRUE(HasClass(cell, expected.failed ? "cell-failed" : "cell-passed"))
+        << cell.at("data-dtype");
   }
-  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-rule").size(), report["rule_coverage"].size());
-  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-verdict").size(), report["test_points"].size());
+  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-rule").size(),
+            report["rule_coverage"].size());
+  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-verdict").size(),
+            report["test_points"].size());
   EXPECT_GE(WithClass(StartTags(dom, "figure"), "plot").size(), 3u);  // float16, bfloat16, float32
-  EXPECT_GE(StartTags(dom, "svg").size(), 6u);                        // a histogram and a scatter each
+  EXPECT_GE(StartTags(dom, "svg").size(), 6u);  // a histogram and a scatter each
 
   // Filters from the fragment hide rows.
   const std::string only_passed = RenderedDom(page, "status=passed");
@@ -190,7 +201,8 @@ TEST_F(HtmlReportInBrowser, RunWithFailuresShowsItsFailuresMatrixAndFilters) {
   // The screenshot, for people to look at.
   const std::filesystem::path screenshot = dir / "report.png";
   const testing::BrowserRun shot = testing::RunChromium(
-      chromium_, testing::FileUrl(page), {"--screenshot=" + screenshot.string(), "--window-size=1280,2000", "--hide-scrollbars"},
+      chromium_, testing::FileUrl(page),
+      {"--screenshot=" + screenshot.string(), "--window-size=1280,2000", "--hide-scrollbars"},
       dir / "chromium.log", 90);
   EXPECT_EQ(shot.exit_code, 0);
   ASSERT_TRUE(std::filesystem::exists(screenshot));
@@ -216,8 +228,9 @@ TEST_F(HtmlReportInBrowser, HostileStringsStayTextInTheRenderedPage) {
   report["test_points"][0]["dtype"] = "f16" + img;
   report["rule_coverage"][0]["id"] = img;
   report["rule_coverage"][0]["cases"] = json::array({script});
-  report["bench_history"] = json::array({{{"name", "bench" + img}, {"date", "2026-01-01"}, {"bytes_per_second", 2e9}},
-                                         {{"name", "bench" + img}, {"date", "2026-01-02" + script}, {"bytes_per_second", 3e9}}});
+  report["bench_history"] = json::array(
+      {{{"name", "bench" + img}, {"date", "2026-01-01"}, {"bytes_per_second", 2e9}},
+       {{"name", "bench" + img}, {"date", "2026-01-02" + script}, {"bytes_per_second", 3e9}}});
   const std::filesystem::path page = dir / "hostile.html";
   WriteFileAtomically(page, HtmlReport(report));
   const std::string dom = RenderedDom(page);
@@ -225,9 +238,11 @@ TEST_F(HtmlReportInBrowser, HostileStringsStayTextInTheRenderedPage) {
   EXPECT_EQ(StartTags(dom, "script").size(), 2u);
   EXPECT_NE(dom.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   EXPECT_EQ(dom.find("owned</title>"), std::string::npos);
-  EXPECT_EQ(WithAttribute(StartTags(dom, "figure"), "data-bench").size(), 1u);  // the trend was drawn
+  EXPECT_EQ(WithAttribute(StartTags(dom, "figure"), "data-bench").size(),
+            1u);  // the trend was drawn
   bool hostile_cell = false;
-  for (const Attributes& cell : WithClass(StartTags(dom, "td"), "matrix-cell")) hostile_cell |= cell.at("data-op") == "Op" + img;
+  for (const Attributes& cell : WithClass(StartTags(dom, "td"), "matrix-cell"))
+    hostile_cell |= cell.at("data-op") == "Op" + img;
   EXPECT_TRUE(hostile_cell);
 }
 
@@ -237,9 +252,10 @@ TEST_F(HtmlReportInBrowser, TenThousandTestPointsRenderInTime) {
   WriteFileAtomically(page, HtmlReport(testing::SyntheticReport(10000, 20)));
   const std::string dom = RenderedDom(page);
   const std::string render_ms = RenderMs(dom);
-  std::cout << "report.html of 10,000 test points (" << std::filesystem::file_size(page) << " bytes): "
-            << Timings(dom, last_seconds_) << "\n";
-  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-verdict").size(), 500u);  // one page of the table
+  std::cout << "report.html of 10,000 test points (" << std::filesystem::file_size(page)
+            << " bytes): " << Timings(dom, last_seconds_) << "\n";
+  EXPECT_EQ(WithAttribute(StartTags(dom, "tr"), "data-verdict").size(),
+            500u);  // one page of the table
   EXPECT_EQ(WithClass(StartTags(dom, "li"), "failure").size(), 500u);
   EXPECT_EQ(WithClass(StartTags(dom, "td"), "matrix-cell").size(), 15u);
   ASSERT_NE(render_ms, "?");

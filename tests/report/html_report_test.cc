@@ -1,27 +1,30 @@
 // report.html from its generator: strings from case files and providers stay text, the embedded
-// data parses back to the page data, the static summary lists every failure, the page loads nothing,
-// and a report of 10,000 test points stays under 5 MB.
+// data parses back to the page data, the static summary lists every failure, the page loads
+// nothing, and a report of 10,000 test points stays under 5 MB.
+#include "report/html_report.h"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "report/html_escape.h"
 #include "report/html_page_data.h"
-#include "report/html_report.h"
 #include "report/html_resources.h"
 #include "report/html_sections.h"
 #include "report/report_files.h"
+#include "support/source_files.h"
 #include "support/synthetic_report.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
+
+using testing::ReadFile;
 
 using nlohmann::json;
 
@@ -32,15 +35,9 @@ const std::string kQuote = "rule\" onmouseover=\"alert(3)";
 
 size_t Count(const std::string& text, const std::string& part) {
   size_t count = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+    ++count;
   return count;
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A synthetic report with hostile text in every string a case file or a provider can set.
@@ -65,12 +62,16 @@ json HostileReport() {
   report["run"]["command"] = "aclnn-check run " + kScriptEnd;
   report["run"]["provider"]["spec"] = kImg;
   report["run"]["host"] = kComment;
-  report["run"]["overrides"] = json::array({{{"rule", kImg}, {"reason", kScriptEnd}, {"source", kComment},
-                                             {"profile", kQuote}, {"waive", true}}});
+  report["run"]["overrides"] = json::array({{{"rule", kImg},
+                                             {"reason", kScriptEnd},
+                                             {"source", kComment},
+                                             {"profile", kQuote},
+                                             {"waive", true}}});
   report["rule_coverage"][0]["id"] = kImg;
   report["rule_coverage"][0]["description"] = kScriptEnd;
   report["rule_coverage"][0]["cases"] = json::array({kComment});
-  report["bench_history"] = json::array({{{"name", kImg}, {"date", kScriptEnd}, {"bytes_per_second", 1e9}}});
+  report["bench_history"] =
+      json::array({{{"name", kImg}, {"date", kScriptEnd}, {"bytes_per_second", 1e9}}});
   return report;
 }
 
@@ -108,7 +109,8 @@ TEST(HtmlReport, StringsFromCaseFilesAndProvidersAppearAsTextNeverAsMarkup) {
   EXPECT_EQ(Count(html, "<!--"), Count(page, "<!--") - Count(page, "<!-- aclnn:"));
   // ... and the text is there, escaped.
   EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
-  EXPECT_NE(html.find("provider says &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("provider says &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;"),
+            std::string::npos);
   EXPECT_NE(html.find("message &lt;img src=x onerror=alert(1)&gt;&lt;!-- x"), std::string::npos);
   EXPECT_NE(html.find("rule&quot; onmouseover=&quot;alert(3)"), std::string::npos);
   EXPECT_NE(html.find("--filter &#39;&lt;/script&gt;"), std::string::npos);
@@ -148,11 +150,13 @@ TEST(HtmlPageData, KeepsWhatThePageDrawsWithPlottedNumbersToFourDigits) {
   EXPECT_EQ(row[2], point["dtype"]);
   EXPECT_EQ(row[3], "passed");
   EXPECT_EQ(row[4], json::array());
-  EXPECT_DOUBLE_EQ(row[5].get<double>(), 2.123);                        // the larger max ULP of the two
-  EXPECT_EQ(row[6], json::array({2 * 3900, 2 * 180, 2 * 10, 2 * 3, 7}));  // summed, trailing zeros dropped
+  EXPECT_DOUBLE_EQ(row[5].get<double>(), 2.123);  // the larger max ULP of the two
+  EXPECT_EQ(row[6],
+            json::array({2 * 3900, 2 * 180, 2 * 10, 2 * 3, 7}));  // summed, trailing zeros dropped
   ASSERT_EQ(row[7].size(), 2u);
   const json& first = row[7][0];
-  EXPECT_NEAR(first[0].get<double>(), point["outputs"][0]["worst"]["ulp_error"].get<double>(), 5e-4);  // < 1.5 ULP
+  EXPECT_NEAR(first[0].get<double>(), point["outputs"][0]["worst"]["ulp_error"].get<double>(),
+              5e-4);  // < 1.5 ULP
   EXPECT_EQ(first[1], 1);
   EXPECT_EQ(data["output_shapes"][first[2].get<size_t>()],
             json::array({"keyGrad", json::array({"key", "outputGrad", "value", "weight"})}));
@@ -160,7 +164,8 @@ TEST(HtmlPageData, KeepsWhatThePageDrawsWithPlottedNumbersToFourDigits) {
   const json& second = row[7][1];
   EXPECT_EQ(second[0], "nan");
   EXPECT_EQ(second[1], 0);
-  EXPECT_EQ(data["output_shapes"][second[2].get<size_t>()], json::array({"valueGrad", json::array({"key", "value"})}));
+  EXPECT_EQ(data["output_shapes"][second[2].get<size_t>()],
+            json::array({"valueGrad", json::array({"key", "value"})}));
   EXPECT_EQ(second[3], json::array({3, -1235000}));
   const json& failing = data["points"][19];
   EXPECT_EQ(failing[3], "failed");
@@ -175,7 +180,8 @@ TEST(HtmlReport, StaticSummaryListsEveryFailureWithItsReproLine) {
   EXPECT_NE(html.find("✔ 190 passed"), std::string::npos);
   EXPECT_EQ(Count(html, "<li class=\"failure\""), 10u);
   for (const json& point : report["test_points"]) {
-    const bool listed = html.find(HtmlEscape(point["repro"].get<std::string>())) != std::string::npos;
+    const bool listed =
+        html.find(HtmlEscape(point["repro"].get<std::string>())) != std::string::npos;
     EXPECT_EQ(listed, point["verdict"] == "failed") << point["id"];
   }
   EXPECT_NE(html.find("Ascend910B3 / A2"), std::string::npos);
@@ -211,8 +217,8 @@ TEST(HtmlReport, TenThousandTestPointsStayUnderFiveMegabytes) {
 
 TEST(HtmlReport, PageLoadsNothingAndItsScriptNeverWritesMarkup) {
   const std::string script = kHtmlReportScript, style = kHtmlReportStyle, page = kHtmlReportPage;
-  for (const char* markup_sink : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
-                                  "new Function", "setHTML", "createContextualFragment"}) {
+  for (const char* markup_sink : {"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
+                                  "eval(", "new Function", "setHTML", "createContextualFragment"}) {
     EXPECT_EQ(script.find(markup_sink), std::string::npos) << markup_sink;
   }
   EXPECT_EQ(script.find("</script"), std::string::npos);
@@ -220,11 +226,12 @@ TEST(HtmlReport, PageLoadsNothingAndItsScriptNeverWritesMarkup) {
   const std::string svg_namespace = "http://www.w3.org/2000/svg";
   for (const std::string& resource : {script, style, page}) {
     std::string without_namespace = resource;
-    for (size_t at = without_namespace.find(svg_namespace); at != std::string::npos; at = without_namespace.find(svg_namespace)) {
+    for (size_t at = without_namespace.find(svg_namespace); at != std::string::npos;
+         at = without_namespace.find(svg_namespace)) {
       without_namespace.erase(at, svg_namespace.size());
     }
-    for (const char* fetch : {"http:", "https:", "//cdn", "url(", "@import", "@font-face", "fetch(", "XMLHttpRequest",
-                              "WebSocket", "src=", "<link"}) {
+    for (const char* fetch : {"http:", "https:", "//cdn", "url(", "@import", "@font-face", "fetch(",
+                              "XMLHttpRequest", "WebSocket", "src=", "<link"}) {
       EXPECT_EQ(without_namespace.find(fetch), std::string::npos) << fetch;
     }
   }
@@ -234,8 +241,9 @@ TEST(HtmlReport, PageLoadsNothingAndItsScriptNeverWritesMarkup) {
 }
 
 TEST(FillTemplate, FillsEachMarkerOnceAndNeverScansWhatItInserts) {
-  EXPECT_EQ(FillTemplate("a<!-- aclnn:x -->b<!-- aclnn:y -->c", {{"x", "<!-- aclnn:y -->"}, {"y", "Y"}}),
-            "a<!-- aclnn:y -->bYc");
+  EXPECT_EQ(
+      FillTemplate("a<!-- aclnn:x -->b<!-- aclnn:y -->c", {{"x", "<!-- aclnn:y -->"}, {"y", "Y"}}),
+      "a<!-- aclnn:y -->bYc");
   EXPECT_THROW(FillTemplate("<!-- aclnn:x -->", {}), std::logic_error);
   EXPECT_THROW(FillTemplate("a", {{"x", ""}}), std::logic_error);
   EXPECT_THROW(FillTemplate("<!-- aclnn:x --><!-- aclnn:x -->", {{"x", ""}}), std::logic_error);
@@ -253,10 +261,16 @@ TEST(HtmlReport, WrittenBesideReportJsonAndOnDemandByTheCommandLine) {
   ASSERT_EQ(std::system((cli + " report html '" + json_path + "' >/dev/null").c_str()), 0);
   EXPECT_EQ(ReadFile(dir.path() / "run/report.html"), HtmlReport(report));
   const std::string elsewhere = (dir.path() / "other/page.html").string();
-  ASSERT_EQ(std::system((cli + " report html '" + json_path + "' -o '" + elsewhere + "' >/dev/null").c_str()), 0);
+  ASSERT_EQ(
+      std::system(
+          (cli + " report html '" + json_path + "' -o '" + elsewhere + "' >/dev/null").c_str()),
+      0);
   EXPECT_EQ(ReadFile(elsewhere), HtmlReport(report));
   dir.Write("bad.json", "{\"not\": \"a report\"}");
-  EXPECT_EQ(WEXITSTATUS(std::system((cli + " report html '" + (dir.path() / "bad.json").string() + "' 2>/dev/null").c_str())), 2);
+  EXPECT_EQ(
+      WEXITSTATUS(std::system(
+          (cli + " report html '" + (dir.path() / "bad.json").string() + "' 2>/dev/null").c_str())),
+      2);
 }
 
 }  // namespace

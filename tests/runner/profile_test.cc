@@ -1,28 +1,29 @@
 // The shipped cann-kernel profile against a provider that computes LogitGrad the way the real CANN
 // kernel does: without the profile the documented rules fail exactly where the kernel diverges;
 // with it the same suite passes. Also: every override shows in the report.
+#include "runner/profile.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "provider/loader.h"
-#include "runner/profile.h"
 #include "runner/run.h"
+#include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
 
-const std::string kSource = ACLNN_CHECK_SOURCE_DIR;
+using testing::kSourceDir;
 
 nlohmann::json RunLogitSuite(const std::vector<std::string>& profiles, int* exit_code) {
   testing::TempDir dir;
   RunOptions options;
-  options.cases = {kSource + "/cases/logit_grad"};
+  options.cases = {(kSourceDir / "cases/logit_grad").string()};
   options.filter = "logit_[!l]*";  // all but the 4M-element case, to keep the test short
   options.provider = BundledProviderDir() + "/libaclnn_faulty_cannlogitkernel.so";
   options.report_dir = dir.path().string();
@@ -38,7 +39,8 @@ nlohmann::json RunLogitSuite(const std::vector<std::string>& profiles, int* exit
 std::set<std::string> FailedRules(const nlohmann::json& report) {
   std::set<std::string> rules;
   for (const auto& point : report.at("test_points")) {
-    for (const auto& failure : point.at("failures")) rules.insert(failure.at("rule").get<std::string>());
+    for (const auto& failure : point.at("failures"))
+      rules.insert(failure.at("rule").get<std::string>());
   }
   return rules;
 }
@@ -55,7 +57,7 @@ TEST(CannKernelProfile, DocumentsAloneFailTheRealKernelExactlyWhereItDiverges) {
 
 TEST(CannKernelProfile, TheProfileAdmitsTheRealKernelAndListsEveryOverride) {
   int exit_code = 0;
-  const std::string profile = kSource + "/cases/profiles/cann-kernel.json";
+  const std::string profile = (kSourceDir / "cases/profiles/cann-kernel.json").string();
   const nlohmann::json report = RunLogitSuite({profile}, &exit_code);
   EXPECT_EQ(exit_code, 0) << *FailedRules(report).begin();
   const Profiles loaded = Profiles::Load({profile});
@@ -71,7 +73,8 @@ TEST(CannKernelProfile, TheProfileAdmitsTheRealKernelAndListsEveryOverride) {
 }
 
 TEST(CannKernelProfile, EveryOverrideNamesAKnownRuleWithAReasonAndASource) {
-  const Profiles loaded = Profiles::Load({kSource + "/cases/profiles/cann-kernel.json"});
+  const Profiles loaded =
+      Profiles::Load({(kSourceDir / "cases/profiles/cann-kernel.json").string()});
   EXPECT_GE(loaded.overrides().size(), 20u);
   for (const auto& [rule, entry] : loaded.overrides()) {
     EXPECT_NE(entry.source.find("semantics.md"), std::string::npos) << rule;

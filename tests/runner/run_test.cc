@@ -1,22 +1,25 @@
 // `aclnn-check run` end to end on the bundled providers: exit codes, reports valid against their
 // schema, shards that merge into the single run, and bad input that leaves earlier reports alone.
+#include "runner/run.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
-
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
 #include "report/report_json.h"
-#include "runner/run.h"
+#include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
+
+using testing::ReadFile;
 
 using testing::TempDir;
 
@@ -26,14 +29,9 @@ const char* kSmokeCase = R"({
   "inputs": {"self": {"dist": "uniform", "low": -5, "high": 5, "specials": ["-3", "3", "nan"]}},
   "layout": ["contiguous", "strided:2", "transposed"], "seed": 3})";
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+nlohmann::json ReadJson(const std::filesystem::path& path) {
+  return nlohmann::json::parse(ReadFile(path));
 }
-
-nlohmann::json ReadJson(const std::filesystem::path& path) { return nlohmann::json::parse(ReadFile(path)); }
 
 RunOptions Options(const TempDir& dir, const std::string& report) {
   RunOptions options;
@@ -42,7 +40,8 @@ RunOptions Options(const TempDir& dir, const std::string& report) {
   return options;
 }
 
-std::vector<std::string> SchemaErrors(const nlohmann::json& document, const nlohmann::json& schema_json) {
+std::vector<std::string> SchemaErrors(const nlohmann::json& document,
+                                      const nlohmann::json& schema_json) {
   valijson::Schema schema;
   valijson::SchemaParser parser;
   valijson::adapters::NlohmannJsonAdapter schema_adapter(schema_json);
@@ -69,12 +68,15 @@ TEST(Run, PassingSuiteExitsZeroAndWritesReportsThatMatchTheirSchema) {
   const nlohmann::json report = ReadJson(dir.path() / "report/report.json");
   EXPECT_EQ(report.at("totals").at("test_points"), 18);
   EXPECT_EQ(report.at("totals").at("passed"), 18);
-  const nlohmann::json schema = ReadJson(std::string(ACLNN_CHECK_SOURCE_DIR) + "/reports/schema/report.schema.json");
+  const nlohmann::json schema =
+      ReadJson(std::string(ACLNN_CHECK_SOURCE_DIR) + "/reports/schema/report.schema.json");
   const auto errors = SchemaErrors(report, schema);
   EXPECT_TRUE(errors.empty()) << errors.front();
   const std::string junit = ReadFile(dir.path() / "report/junit.xml");
   size_t testcases = 0;
-  for (size_t at = junit.find("<testcase "); at != std::string::npos; at = junit.find("<testcase ", at + 1)) ++testcases;
+  for (size_t at = junit.find("<testcase "); at != std::string::npos;
+       at = junit.find("<testcase ", at + 1))
+    ++testcases;
   EXPECT_EQ(testcases, 18u);
   EXPECT_NE(junit.find("<testsuite name=\"smoke\""), std::string::npos);
 }
@@ -127,7 +129,8 @@ TEST(Run, BadCaseFileExitsTwoAndKeepsTheEarlierReport) {
   dir.Write("cases/smoke.json", kSmokeCase);
   ASSERT_EQ(aclnn_check::Run(Options(dir, "report")), 0);
   const std::string before = ReadFile(dir.path() / "report/report.json");
-  dir.Write("cases/zz_bad.json", R"({"name": "bad", "op": "HardswishBackward", "axes": {"shape": []}})");
+  dir.Write("cases/zz_bad.json",
+            R"({"name": "bad", "op": "HardswishBackward", "axes": {"shape": []}})");
   EXPECT_EQ(aclnn_check::Run(Options(dir, "report")), 2);
   EXPECT_EQ(ReadFile(dir.path() / "report/report.json"), before);
 }
@@ -146,7 +149,8 @@ TEST(Run, UnknownSocAndMissingProviderAreBadInput) {
 TEST(Run, ProfileErrorsNameTheRule) {
   TempDir dir;
   dir.Write("cases/smoke.json", kSmokeCase);
-  const auto profile = dir.Write("p.json", R"({"hardswish.at_plus4": {"reason": "r", "source": "s", "waive": true}})");
+  const auto profile = dir.Write(
+      "p.json", R"({"hardswish.at_plus4": {"reason": "r", "source": "s", "waive": true}})");
   RunOptions options = Options(dir, "report");
   options.profiles = {profile.string()};
   EXPECT_EQ(aclnn_check::Run(options), 2);
