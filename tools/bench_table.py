@@ -16,6 +16,8 @@ import statistics
 import sys
 
 PROVIDER_IMPLS = ("cpu", "ref", "aclnn")
+# How torch and oneDNN say that they have no kernel for a dtype.
+UNSUPPORTED = ("not implemented for", "could not create a primitive descriptor")
 
 
 def load(path):
@@ -89,6 +91,8 @@ def table(path):
         peer = rates.get((workload, dtype, impl, threads))
         if peer is None:
             return "-"
+        if not peer[0] and any(words in peer[1] for words in UNSUPPORTED):
+            return "n/a"
         if not ours or not peer[0]:
             return "err"
         return f"{ours / peer[0]:.2f}"
@@ -104,7 +108,8 @@ def table(path):
         if rate:
             print(f"{'Triad (STREAM, float32)':<30} {'float32':<9} {threads:>7} {rate / 1e9:>7.2f} {'100%':>8}")
     print("\nGB/s: minimum bytes the operator must move / median real time; x torch, x oneDNN: the provider's "
-          "GB/s / the peer's (above 1: faster); -: no peer; err: the benchmark failed (below).")
+          "GB/s / the peer's (above 1: faster); -: no peer; n/a: the peer has no kernel for the dtype; "
+          "err: the benchmark failed (below).")
     notes = sorted({(impl, w, d, note) for (w, d, impl, t), (_, note) in rates.items()
                     if impl not in PROVIDER_IMPLS + ("triad",) and note})
     if notes:
