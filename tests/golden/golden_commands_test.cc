@@ -17,7 +17,6 @@ namespace aclnn_check {
 namespace {
 
 using testing::kSourceDir;
-
 using testing::TempDir;
 
 const std::string kCli = ACLNN_CHECK_CLI;

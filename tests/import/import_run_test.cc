@@ -20,7 +20,6 @@ namespace aclnn_check {
 namespace {
 
 using testing::ReadFile;
-
 using nlohmann::json;
 using testing::ImportData;
 using testing::TempDir;

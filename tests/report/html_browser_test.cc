@@ -25,7 +25,6 @@ namespace aclnn_check {
 namespace {
 
 using testing::ReadFile;
-
 using nlohmann::json;
 using testing::Attributes;
 using testing::HasClass;

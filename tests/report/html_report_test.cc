@@ -25,7 +25,6 @@ namespace aclnn_check {
 namespace {
 
 using testing::ReadFile;
-
 using nlohmann::json;
 
 const std::string kImg = "<img src=x onerror=alert(1)>";

@@ -20,7 +20,6 @@ namespace aclnn_check {
 namespace {
 
 using testing::ReadFile;
-
 using testing::TempDir;
 
 const char* kSmokeCase = R"({
