@@ -1,12 +1,10 @@
 // Bad case files get an error naming the file, the JSON pointer and what was expected.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cases/test_point.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
@@ -107,6 +105,29 @@ TEST(CaseFileErrors, ExpectationThatContradictsTheDocumentedChecks) {
   ExpectError("{" + kHead + R"(, "expect": {"status": 161001}})", "/axes", "161001");
 }
 
+TEST(CaseFileErrors, OverrideValueOfTheWrongKindNamesItsAxisEntry) {
+  // Found by the case-file fuzzer: a string inside an int-array parameter used to escape as a
+  // JSON type error and end the process.
+  const InputError error = ErrorOf(R"({"name": "t", "op": "NsaCompressGrad",
+      "axes": {"param.actSeqLen": [[0, 128, 256], [0, 128, "act_seq_len", 271]]},
+      "expect": {"status": 161002}})");
+  EXPECT_EQ(error.file(), "bad.json");
+  EXPECT_EQ(error.pointer(), "/axes/param.actSeqLen/1") << error.what();
+  EXPECT_NE(error.message().find("not a valid value for param.actSeqLen"), std::string::npos)
+      << error.what();
+}
+
+TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
+  // 400 eps values x 300 shapes = 120,000 points, above the 100,000 a case may expand to.
+  std::string eps, shapes;
+  for (int i = 0; i < 400; ++i) eps += (i ? ", " : "") + std::to_string(i * 1e-3);
+  for (int i = 1; i <= 300; ++i) shapes += (i > 1 ? ", [" : "[") + std::to_string(i) + "]";
+  const InputError error = ErrorOf(R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "eps": [)" +
+                                   eps + R"(], "shape": [)" + shapes + "]}}");
+  EXPECT_EQ(error.pointer(), "/axes") << error.what();
+  EXPECT_NE(error.message().find("at most 100000"), std::string::npos) << error.what();
+}
+
 TEST(CaseFileParse, DefaultsAndOverridesExpand) {
   const CaseFile c = ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["float32", "float16"],
       "shape": [[4], [2, 3]], "shape.out": [[5]]}, "expect": {"status": "ACLNN_ERR_PARAM_INVALID"},
@@ -127,37 +148,10 @@ TEST(CaseFileParse, UnsupportedDTypeBecomesAMatrixCheckInsteadOfAnError) {
 }
 
 TEST(CaseSchema, CommittedCopyMatchesTheCatalogue) {
-  std::ifstream in(std::string(ACLNN_CHECK_SOURCE_DIR) + "/cases/schema.json");
-  ASSERT_TRUE(in) << "cases/schema.json is missing";
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(nlohmann::json::parse(text.str()), CaseFileSchema())
+  const std::string text = testing::ReadFile(testing::kSourceDir / "cases/schema.json");
+  ASSERT_FALSE(text.empty()) << "cases/schema.json is missing";
+  EXPECT_EQ(nlohmann::json::parse(text), CaseFileSchema())
       << "regenerate: build/bin/aclnn-check schema > cases/schema.json && tools/format_json.py cases/schema.json";
-}
-
-}  // namespace
-}  // namespace aclnn_check
-
-namespace aclnn_check {
-namespace {
-
-TEST(CaseFileErrors, OverrideValueOfTheWrongKindNamesItsAxisEntry) {
-  // Found by the case-file fuzzer: a string inside an int-array parameter used to escape as a
-  // JSON type error and end the process.
-  ExpectError(R"({"name": "t", "op": "NsaCompressGrad",
-      "axes": {"param.actSeqLen": [[0, 128, 256], [0, 128, "act_seq_len", 271]]},
-      "expect": {"status": 161002}})",
-              "/axes/param.actSeqLen/1", "param.actSeqLen");
-}
-
-TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
-  // 400 eps values x 300 shapes = 120,000 points, above the 100,000 a case may expand to.
-  std::string eps, shapes;
-  for (int i = 0; i < 400; ++i) eps += (i ? ", " : "") + std::to_string(i * 1e-3);
-  for (int i = 1; i <= 300; ++i) shapes += (i > 1 ? ", [" : "[") + std::to_string(i) + "]";
-  ExpectError(R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "eps": [)" + eps +
-                  R"(], "shape": [)" + shapes + "]}}",
-              "/axes", "at most 100000");
 }
 
 }  // namespace
