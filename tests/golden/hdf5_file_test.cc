@@ -3,11 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "golden/golden_file.h"
 #include "support/temp_dir.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
@@ -16,14 +15,7 @@ using testing::TempDir;
 
 // A one-point golden file (the fuzzer's seed), small enough to damage at thousands of places.
 const std::filesystem::path kTinyGolden =
-    std::filesystem::path(ACLNN_CHECK_SOURCE_DIR) / "fuzz/corpus/golden/hardswish_float32_3x5x7.h5";
-
-std::string ReadBytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+    testing::kSourceDir / "fuzz/corpus/golden/hardswish_float32_3x5x7.h5";
 
 GoldenPoint SmallHardswishPoint() {
   GoldenPoint point;
@@ -129,7 +121,7 @@ TEST(GoldenFile, ADatasetOfTheWrongSizeNamesTheDataset) {
 }
 
 TEST(GoldenFile, EveryTruncationOfAGoldenFileIsAnInputError) {
-  const std::string bytes = ReadBytes(kTinyGolden);
+  const std::string bytes = testing::ReadFile(kTinyGolden);
   ASSERT_GT(bytes.size(), 1000u);
   ASSERT_EQ(ReadGoldenImage(bytes, "whole.h5").points.size(), 1u);
   int errors = 0;
@@ -146,7 +138,7 @@ TEST(GoldenFile, EveryTruncationOfAGoldenFileIsAnInputError) {
 }
 
 TEST(GoldenFile, FlippedBytesAreReadOrRejectedWithAnInputError) {
-  const std::string bytes = ReadBytes(kTinyGolden);
+  const std::string bytes = testing::ReadFile(kTinyGolden);
   ASSERT_GT(bytes.size(), 1000u);
   int rejected = 0, tried = 0;
   for (size_t at = 0; at < bytes.size(); at += 7) {

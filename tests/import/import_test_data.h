@@ -9,11 +9,12 @@
 
 #include "import/case_import.h"
 #include "validation/input_error.h"
+#include "support/source_files.h"
 
 namespace aclnn_check::testing {
 
 inline std::filesystem::path ImportData(const std::string& name) {
-  return std::filesystem::path(ACLNN_CHECK_SOURCE_DIR) / "tests/import/data" / name;
+  return kSourceDir / "tests/import/data" / name;
 }
 
 // The converted case named `name`, or null.

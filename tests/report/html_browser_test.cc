@@ -77,7 +77,7 @@ class HtmlReportInBrowser : public ::testing::Test {
 // at self = 3 is wrong: a run with many failures.
 json RunWithFailures(const std::filesystem::path& dir) {
   RunOptions options;
-  options.cases = {std::string(ACLNN_CHECK_SOURCE_DIR) + "/cases/hardswish_backward"};
+  options.cases = {(testing::kSourceDir / "cases/hardswish_backward").string()};
   options.filter = "hardswish_[!l]*";
   options.provider = BundledProviderDir() + "/libaclnn_faulty_wrongboundary.so";
   options.report_dir = dir.string();

@@ -3,15 +3,14 @@
 // metric that names its fault; the variant without a fault must pass clean.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "provider/loader.h"
 #include "runner/run.h"
 #include "support/temp_dir.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
@@ -26,10 +25,7 @@ std::ostream& operator<<(std::ostream& out, const FaultCase& fault) { return out
 class FaultDetection : public ::testing::TestWithParam<FaultCase> {};
 
 std::set<std::string> FailedRules(const std::filesystem::path& report_path) {
-  std::ifstream in(report_path);
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json report = nlohmann::json::parse(text.str());
+  const nlohmann::json report = nlohmann::json::parse(testing::ReadFile(report_path));
   std::set<std::string> rules;
   for (const auto& point : report.at("test_points")) {
     for (const auto& failure : point.at("failures")) rules.insert(failure.at("rule").get<std::string>());
@@ -41,7 +37,7 @@ TEST_P(FaultDetection, DefaultSuiteFailsOnTheRuleThatNamesTheFault) {
   const FaultCase& fault = GetParam();
   testing::TempDir dir;
   RunOptions options;
-  options.cases = {std::string(ACLNN_CHECK_SOURCE_DIR) + "/cases/hardswish_backward"};
+  options.cases = {(testing::kSourceDir / "cases/hardswish_backward").string()};
   options.filter = "hardswish_[!l]*";  // all but the 4M-element case, to keep the test short
   options.provider = BundledProviderDir() + "/libaclnn_faulty_" + fault.variant + ".so";
   options.report_dir = dir.path().string();

@@ -2,14 +2,13 @@
 // is reported on its own test point, named, and the healthy points of the same run pass.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "provider/loader.h"
 #include "runner/run.h"
 #include "support/temp_dir.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
@@ -34,10 +33,7 @@ Outcome RunOn(const std::string& variant, double timeout = 60) {
   options.timeout_seconds = timeout;
   options.jobs = 2;
   const int exit_code = aclnn_check::Run(options);
-  std::ifstream in(dir.path() / "report/report.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return {exit_code, nlohmann::json::parse(text.str())};
+  return {exit_code, nlohmann::json::parse(testing::ReadFile(dir.path() / "report/report.json"))};
 }
 
 // The healthy points passed; every faulty one failed with `rule` and a message containing `words`.
@@ -95,10 +91,8 @@ TEST(Isolation, MemoryLimitRefusesAPointInsteadOfRunningIt) {
   options.report_dir = (dir.path() / "report").string();
   options.max_memory_bytes = 1;  // every point needs more
   EXPECT_EQ(aclnn_check::Run(options), 1);
-  std::ifstream in(dir.path() / "report/report.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const nlohmann::json report = nlohmann::json::parse(text.str());
+  const nlohmann::json report =
+      nlohmann::json::parse(testing::ReadFile(dir.path() / "report/report.json"));
   EXPECT_EQ(report.at("totals").at("errors"), 4);
   EXPECT_EQ(report.at("test_points")[0].at("failures")[0].at("rule"), "harness.memory");
 }

@@ -5,10 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "provider/loader.h"
 #include "runner/run.h"
@@ -30,10 +28,7 @@ nlohmann::json RunLogitSuite(const std::vector<std::string>& profiles, int* exit
   options.profiles = profiles;
   options.jobs = 2;
   *exit_code = aclnn_check::Run(options);
-  std::ifstream in(dir.path() / "report.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
+  return nlohmann::json::parse(testing::ReadFile(dir.path() / "report.json"));
 }
 
 std::set<std::string> FailedRules(const nlohmann::json& report) {

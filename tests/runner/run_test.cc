@@ -4,9 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -68,7 +66,7 @@ TEST(Run, PassingSuiteExitsZeroAndWritesReportsThatMatchTheirSchema) {
   EXPECT_EQ(report.at("totals").at("test_points"), 18);
   EXPECT_EQ(report.at("totals").at("passed"), 18);
   const nlohmann::json schema =
-      ReadJson(std::string(ACLNN_CHECK_SOURCE_DIR) + "/reports/schema/report.schema.json");
+      ReadJson(testing::kSourceDir / "reports/schema/report.schema.json");
   const auto errors = SchemaErrors(report, schema);
   EXPECT_TRUE(errors.empty()) << errors.front();
   const std::string junit = ReadFile(dir.path() / "report/junit.xml");

@@ -5,13 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "common/operator.h"
+#include "support/source_files.h"
 
 namespace aclnn_check {
 namespace {
@@ -28,11 +27,9 @@ TEST(DefaultSuiteCoverage, EveryRuleIsAppliedOnSomeProductAndAlwaysHolds) {
   int reports = 0;
   for (const auto& entry : std::filesystem::directory_iterator(root)) {
     if (!entry.path().filename().string().starts_with("cpu-")) continue;
-    std::ifstream in(entry.path() / "report.json");
-    ASSERT_TRUE(in) << entry.path();
-    std::stringstream text;
-    text << in.rdbuf();
-    const nlohmann::json report = nlohmann::json::parse(text.str());
+    const std::string text = testing::ReadFile(entry.path() / "report.json");
+    ASSERT_FALSE(text.empty()) << entry.path();
+    const nlohmann::json report = nlohmann::json::parse(text);
     ++reports;
     for (const auto& rule : report.at("rule_coverage")) {
       Tally& tally = coverage[rule.at("id").get<std::string>()];
