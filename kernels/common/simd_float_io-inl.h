@@ -76,20 +76,19 @@ HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, float* p) {
 
 template <class DF>
 HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF /* df */, hwy::bfloat16_t* p) {
+  // Unsigned lanes: logical shifts need no masking, and the carry below wraps without UB.
+  const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
   const hn::Rebind<uint16_t, DF> du16;
-  const auto bits = hn::BitCast(di, v);
-  const auto high = hn::And(hn::ShiftRight<16>(bits), hn::Set(di, 0xFFFF));
+  const auto bits = hn::BitCast(du, v);
+  const auto high = hn::ShiftRight<16>(bits);
   // Round to nearest even: add just under half an ulp, plus one when the kept part is odd. The
   // carry walks into the exponent where it must (up to infinity).
-  const auto odd = hn::And(high, hn::Set(di, 1));
-  const auto sum = hn::Add(hn::Add(bits, hn::Set(di, 0x7FFF)), odd);
-  const auto rounded = hn::And(hn::ShiftRight<16>(sum), hn::Set(di, 0xFFFF));
-  const auto magnitude = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
-  const auto is_nan = hn::Gt(magnitude, hn::Set(di, 0x7F800000));
-  const auto quiet_nan = hn::Or(high, hn::Set(di, 0x40));
-  const auto encoded = hn::IfThenElse(is_nan, quiet_nan, rounded);
-  hn::StoreU(hn::DemoteTo(du16, encoded), du16, reinterpret_cast<uint16_t*>(p));
+  const auto odd = hn::And(high, hn::Set(du, 1));
+  const auto rounded = hn::ShiftRight<16>(hn::Add(hn::Add(bits, hn::Set(du, 0x7FFF)), odd));
+  const auto quiet_nan = hn::Or(high, hn::Set(du, 0x40));
+  const auto encoded = hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet_nan, rounded);
+  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, encoded)), du16, reinterpret_cast<uint16_t*>(p));
 }
 
 template <class DF>

@@ -2,6 +2,11 @@
 // the SIMD kernels. The last partial vector is copied into zero-filled stack buffers, computed by
 // the same step as the body and copied back, so tails get exactly the body's arithmetic.
 //
+// The input streams are prefetched kPrefetchBytes ahead: with a step that computes for as long as
+// SwiGlu's (an exp and a divide per vector), the hardware prefetchers alone left it at 0.98 ns per
+// float32 element on 1 thread of this machine's AMD EPYC; 4 KiB ahead gave 0.74 and 16 KiB 0.71,
+// as fast as a step that only multiplies (0.71).
+//
 // Include after hwy/highway.h inside a foreach_target.h translation unit.
 #if defined(ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_
@@ -12,13 +17,17 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr size_t kPrefetchBytes = 16384;
 
 // streams[0, kInputs) are read, the others written. step(std::array<T*, kStreams> at) handles the
 // Lanes(df) elements starting at each pointer.
@@ -30,6 +39,11 @@ HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, si
   std::array<T*, kStreams> at;
   for (; i + lanes <= n; i += lanes) {
     for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
+    // An address past a stream's end is only a hint (prefetches never fault); it is computed as
+    // an integer because such a pointer may not be formed.
+    for (size_t s = 0; s < kInputs; ++s) {
+      hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(at[s]) + kPrefetchBytes));
+    }
     step(at);
   }
   if (i == n) return;
