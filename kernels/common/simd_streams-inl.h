@@ -29,6 +29,13 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kPrefetchBytes = 16384;
 
+// Asks for the cache line `bytes` after p. An address past a stream's end is only a hint
+// (prefetches never fault); it is computed as an integer because such a pointer may not be formed.
+template <class T>
+HWY_INLINE void PrefetchAhead(const T* p, size_t bytes = kPrefetchBytes) {
+  hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(p) + bytes));
+}
+
 // streams[0, kInputs) are read, the others written. step(std::array<T*, kStreams> at) handles the
 // Lanes(df) elements starting at each pointer.
 template <size_t kInputs, class DF, class T, size_t kStreams, class Step>
@@ -39,11 +46,7 @@ HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, si
   std::array<T*, kStreams> at;
   for (; i + lanes <= n; i += lanes) {
     for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
-    // An address past a stream's end is only a hint (prefetches never fault); it is computed as
-    // an integer because such a pointer may not be formed.
-    for (size_t s = 0; s < kInputs; ++s) {
-      hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(at[s]) + kPrefetchBytes));
-    }
+    for (size_t s = 0; s < kInputs; ++s) PrefetchAhead(at[s]);
     step(at);
   }
   if (i == n) return;

@@ -11,8 +11,11 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include <vector>
+
 #include "common/float_element.h"
 #include "common/simd_float_io-inl.h"
+#include "common/simd_streams-inl.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "nsa_compress_grad/simd_windows.h"
 
@@ -20,6 +23,7 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::nsa_compress_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::StoreRounded;
 
 // head_dim is a multiple of 16 (validated), so rows are whole vectors on every target.
@@ -32,26 +36,25 @@ void InputGradRows(const WindowItems& job, int64_t item) {
   T* out = static_cast<T*>(job.input_grad);
   const int64_t first = item * job.rows_per_item;
   const int64_t last = std::min(job.tokens, first + job.rows_per_item);
+  // The windows covering a row, in window order: their outputGrad rows and weight rows. At most
+  // block_size windows cover a row (stride >= 1).
+  std::vector<const T*> grad_of(static_cast<size_t>(job.block_size));
+  std::vector<const float*> weight_of(grad_of.size());
   for (int64_t t = first; t < last; ++t) {
-    const int64_t p = job.row_position[t];
-    // Windows i with i * stride <= p < i * stride + block_size, within the sequence and within
-    // outputGrad's rows.
-    int64_t i_first = 0, i_last = -1;
-    if (p >= 0) {
-      i_first = p < job.block_size ? 0 : (p - job.block_size) / job.stride + 1;
-      i_last = std::min(job.row_window_count[t] - 1, p / job.stride);
-      i_last = std::min(i_last, job.windows - 1 - job.row_first_window[t]);
+    const size_t covering = static_cast<size_t>(job.row_covering[t]);
+    for (size_t k = 0; k < covering; ++k) {
+      const int64_t i = static_cast<int64_t>(k);
+      grad_of[k] = grad + (job.row_first_covering[t] + i) * row_elements;
+      weight_of[k] = job.weight + (job.row_first_weight_row[t] - i * job.stride) * job.heads;
     }
     for (int64_t n = 0; n < job.heads; ++n) {
-      T* out_row = out + t * row_elements + n * job.head_dim;
+      const int64_t head = n * job.head_dim;
+      T* out_row = out + t * row_elements + head;
       for (int64_t e = 0; e < job.head_dim; e += lanes) {
         auto sum = hn::Zero(df);
-        for (int64_t i = i_first; i <= i_last; ++i) {
-          const int64_t window = job.row_first_window[t] + i;
-          const int64_t j = p - i * job.stride;
-          const auto w = hn::Set(df, job.weight[j * job.heads + n]);
-          const auto g = LoadAsFloat(df, grad + window * row_elements + n * job.head_dim + e);
-          sum = hn::Add(sum, hn::Mul(w, g));
+        for (size_t k = 0; k < covering; ++k) {
+          const auto w = hn::Set(df, weight_of[k][n]);
+          sum = hn::Add(sum, hn::Mul(w, LoadAsFloat(df, grad_of[k] + head + e)));
         }
         StoreRounded(sum, df, out_row + e);
       }
@@ -80,8 +83,11 @@ HWY_INLINE float Dot(DF df, const T* g, const T* x, int64_t n) {
   return hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(sum0, sum1), hn::Add(sum2, sum3))));
 }
 
+// Input rows are prefetched kPrefetchBytes ahead, a cache line at a time, as the elementwise
+// kernels' streams are (common/simd_streams-inl.h): the dots compute between loads.
 template <class T>
 void WeightGradWindows(const WindowItems& job, int64_t item) {
+  constexpr int64_t kLineElements = 64 / sizeof(T);
   const hn::ScalableTag<float> df;
   const int64_t row_elements = job.heads * job.head_dim;
   const T* grad = static_cast<const T*>(job.grad);
@@ -93,6 +99,8 @@ void WeightGradWindows(const WindowItems& job, int64_t item) {
   for (int64_t window = first; window < last; ++window) {
     for (int64_t j = 0; j < job.block_size; ++j) {
       const int64_t row = job.window_first_row[window] + j;
+      const T* row_start = input + row * row_elements;
+      for (int64_t b = 0; b < row_elements; b += kLineElements) PrefetchAhead(row_start + b);
       for (int64_t n = 0; n < job.heads; ++n) {
         const T* g = grad + window * row_elements + n * job.head_dim;
         const T* x = input + row * row_elements + n * job.head_dim;
@@ -165,25 +173,34 @@ void SimdCompute(const OpArgs& args, void* workspace) {
 
   const std::vector<Sequence> sequences = Sequences(
       args.param<std::vector<int64_t>>(kActSeqLen), job.tokens, job.block_size, job.stride);
-  std::vector<int64_t> position(static_cast<size_t>(job.tokens), -1);
-  std::vector<int64_t> first_window(position.size(), 0), window_count(position.size(), 0);
   std::vector<int64_t> window_first_row;
   for (const Sequence& sequence : sequences) {
-    for (int64_t p = 0; p < sequence.length; ++p) {
-      const size_t t = static_cast<size_t>(sequence.start + p);
-      position[t] = p;
-      first_window[t] = sequence.first_window;
-      window_count[t] = sequence.windows;
-    }
     for (int64_t i = 0; i < sequence.windows; ++i) {
       window_first_row.push_back(sequence.start + i * job.stride);
     }
   }
   job.windows = std::min<int64_t>(grad.shape[0], static_cast<int64_t>(window_first_row.size()));
-  job.row_position = position.data();
-  job.row_first_window = first_window.data();
-  job.row_window_count = window_count.data();
   job.window_first_row = window_first_row.data();
+  const size_t tokens = static_cast<size_t>(job.tokens);
+  std::vector<int64_t> first_covering(tokens, 0), covering(tokens, 0), first_weight_row(tokens, 0);
+  for (const Sequence& sequence : sequences) {
+    // Windows i of the sequence with i * stride <= p < i * stride + block_size, followed along p
+    // once here rather than divided out for every row of every item.
+    const int64_t usable = std::min(sequence.windows, job.windows - sequence.first_window);
+    int64_t i_first = 0, i_last = -1;
+    int64_t next_first_at = job.block_size, next_last_at = 0;
+    for (int64_t p = 0; p < sequence.length; ++p) {
+      if (p == next_first_at) ++i_first, next_first_at += job.stride;
+      if (p == next_last_at) ++i_last, next_last_at += job.stride;
+      const size_t t = static_cast<size_t>(sequence.start + p);
+      first_covering[t] = sequence.first_window + i_first;
+      covering[t] = std::max<int64_t>(0, std::min(i_last, usable - 1) - i_first + 1);
+      first_weight_row[t] = p - i_first * job.stride;
+    }
+  }
+  job.row_first_covering = first_covering.data();
+  job.row_covering = covering.data();
+  job.row_first_weight_row = first_weight_row.data();
   job.rows_per_item = std::max<int64_t>(1, 65536 / (job.heads * job.head_dim));
   job.windows_per_item = kWindowsPerItem;
 

@@ -16,11 +16,12 @@ struct WindowItems {
   const float* weight = nullptr;  // [block_size, heads]
   int64_t tokens = 0, heads = 0, head_dim = 0, block_size = 0, stride = 0;
   int64_t windows = 0;            // rows of outputGrad that some sequence's window uses
-  // Per input row: the row's position in its sequence, and its sequence's first window and
-  // window count (-1 position: the row belongs to no window's sequence).
-  const int64_t* row_position = nullptr;
-  const int64_t* row_first_window = nullptr;
-  const int64_t* row_window_count = nullptr;
+  // Per input row, the windows that cover it (within its sequence and outputGrad's rows): the
+  // first one, how many (0 for a row no window covers), and the first one's weight row (the
+  // row's position in that window; each later window's is stride less).
+  const int64_t* row_first_covering = nullptr;
+  const int64_t* row_covering = nullptr;
+  const int64_t* row_first_weight_row = nullptr;
   const int64_t* window_first_row = nullptr;  // [windows]
   int64_t rows_per_item = 0;                  // inputGrad items
   int64_t windows_per_item = 0;               // weightGrad items
