@@ -1,7 +1,8 @@
 // Bad case files get an error naming the file, the JSON pointer and what was expected.
+#include "cases/case_file.h"
+
 #include <gtest/gtest.h>
 
-#include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cases/test_point.h"
 #include "support/source_files.h"
@@ -20,89 +21,111 @@ InputError ErrorOf(const std::string& text) {
   return InputError("", "", "");
 }
 
-void ExpectError(const std::string& text, const std::string& pointer, const std::string& words) {
+// Whether the case file `text` (parsed and expanded for A2) is refused with an error naming
+// bad.json, the JSON pointer and the given words; the failure message shows the error it got.
+::testing::AssertionResult RefusedAt(const std::string& text, const std::string& pointer,
+                                     const std::string& words) {
   const InputError error = ErrorOf(text);
-  EXPECT_EQ(error.file(), "bad.json") << error.what();
-  EXPECT_EQ(error.pointer(), pointer) << error.what();
-  EXPECT_NE(error.message().find(words), std::string::npos) << error.what();
+  if (error.file() == "bad.json" && error.pointer() == pointer &&
+      error.message().find(words) != std::string::npos) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "wanted bad.json, " << pointer << ", \"" << words << "\"; got " << error.what();
 }
 
 const std::string kHead = R"("name": "t", "op": "HardswishBackward")";
 
-TEST(CaseFileErrors, NotJson) { ExpectError("{", "/", "not valid JSON"); }
+TEST(CaseFileErrors, NotJson) { EXPECT_TRUE(RefusedAt("{", "/", "not valid JSON")); }
 
 TEST(CaseFileErrors, UnknownTopLevelKey) {
-  ExpectError("{" + kHead + R"(, "sead": 1})", "/", "sead");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "sead": 1})", "/", "sead"));
 }
 
-TEST(CaseFileErrors, WrongType) { ExpectError("{" + kHead + R"(, "seed": "one"})", "/seed", "type"); }
+TEST(CaseFileErrors, WrongType) {
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "seed": "one"})", "/seed", "type"));
+}
 
 TEST(CaseFileErrors, OpenBoundsOnlyOnUniformWithRoom) {
-  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "normal", "open": ["low"]}}})", "/inputs/self/open",
-              "uniform");
-  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "uniform", "low": 1, "high": 1, "open": ["high"]}}})",
-              "/inputs/self/open", "low < high");
+  EXPECT_TRUE(
+      RefusedAt("{" + kHead + R"(, "inputs": {"self": {"dist": "normal", "open": ["low"]}}})",
+                "/inputs/self/open", "uniform"));
+  EXPECT_TRUE(RefusedAt(
+      "{" + kHead +
+          R"(, "inputs": {"self": {"dist": "uniform", "low": 1, "high": 1, "open": ["high"]}}})",
+      "/inputs/self/open", "low < high"));
 }
 
 TEST(CaseFileErrors, CannToleranceNamesRealOutputsAndKnownStandards) {
-  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "ttk_close", "outputs": {"gradX": {"rtol": 0, "atol": 0, "ptol": 0}}}})",
-              "/cann_tolerance/outputs/gradX", "has no output gradX");
-  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "ttk_close"}})", "/cann_tolerance/outputs", "ttk_close needs");
-  ExpectError("{" + kHead + R"(, "cann_tolerance": {"standard": "isclose"}})", "/cann_tolerance/standard", "");
+  EXPECT_TRUE(RefusedAt(
+      "{" + kHead +
+          R"(, "cann_tolerance": {"standard": "ttk_close", "outputs": {"gradX": {"rtol": 0, "atol": 0, "ptol": 0}}}})",
+      "/cann_tolerance/outputs/gradX", "has no output gradX"));
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "cann_tolerance": {"standard": "ttk_close"}})",
+                        "/cann_tolerance/outputs", "ttk_close needs"));
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "cann_tolerance": {"standard": "isclose"}})",
+                        "/cann_tolerance/standard", ""));
 }
 
 TEST(CaseFileErrors, UnknownOperator) {
-  ExpectError(R"({"name": "t", "op": "HardSwishBackwards"})", "/op", "enum");
+  EXPECT_TRUE(RefusedAt(R"({"name": "t", "op": "HardSwishBackwards"})", "/op", "enum"));
 }
 
-TEST(CaseFileErrors, MissingName) { ExpectError(R"({"op": "HardswishBackward"})", "/", "name"); }
+TEST(CaseFileErrors, MissingName) {
+  EXPECT_TRUE(RefusedAt(R"({"op": "HardswishBackward"})", "/", "name"));
+}
 
 TEST(CaseFileErrors, UnknownAxis) {
-  ExpectError("{" + kHead + R"(, "axes": {"shap": [[2]]}})", "/axes", "shap");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "axes": {"shap": [[2]]}})", "/axes", "shap"));
 }
 
 TEST(CaseFileErrors, UnknownDType) {
-  ExpectError("{" + kHead + R"(, "axes": {"dtype": ["float8"]}})", "/axes/dtype/0", "enum");
+  EXPECT_TRUE(
+      RefusedAt("{" + kHead + R"(, "axes": {"dtype": ["float8"]}})", "/axes/dtype/0", "enum"));
 }
 
 TEST(CaseFileErrors, EmptyAxis) {
-  ExpectError("{" + kHead + R"(, "axes": {"shape": []}})", "/axes/shape", "");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "axes": {"shape": []}})", "/axes/shape", ""));
 }
 
 TEST(CaseFileErrors, NegativeDimension) {
-  ExpectError("{" + kHead + R"(, "axes": {"shape": [[2, -1]]}})", "/axes/shape/0/1", "");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "axes": {"shape": [[2, -1]]}})", "/axes/shape/0/1", ""));
 }
 
 TEST(CaseFileErrors, BadSpecial) {
-  ExpectError("{" + kHead + R"j(, "inputs": {"self": {"dist": "normal", "specials": ["3", "next_up(q)"]}}})j",
-              "/inputs/self/specials/1", "not a special value");
+  EXPECT_TRUE(RefusedAt(
+      "{" + kHead +
+          R"j(, "inputs": {"self": {"dist": "normal", "specials": ["3", "next_up(q)"]}}})j",
+      "/inputs/self/specials/1", "not a special value"));
 }
 
 TEST(CaseFileErrors, UnknownInputTensor) {
-  ExpectError("{" + kHead + R"(, "inputs": {"x": {"dist": "normal"}}})", "/inputs", "x");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "inputs": {"x": {"dist": "normal"}}})", "/inputs", "x"));
 }
 
 TEST(CaseFileErrors, UniformWithoutBounds) {
-  ExpectError("{" + kHead + R"(, "inputs": {"self": {"dist": "uniform", "low": 0}}})", "/inputs/self",
-              "high");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "inputs": {"self": {"dist": "uniform", "low": 0}}})",
+                        "/inputs/self", "high"));
 }
 
 TEST(CaseFileErrors, BadLayout) {
-  ExpectError("{" + kHead + R"(, "layout": ["strided:0"]})", "/layout/0", "");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "layout": ["strided:0"]})", "/layout/0", ""));
 }
 
 TEST(CaseFileErrors, UnknownStatusName) {
-  ExpectError("{" + kHead + R"(, "expect": {"status": "ACLNN_ERR_BOGUS"}})", "/expect/status", "ACLNN_ERR_BOGUS");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "expect": {"status": "ACLNN_ERR_BOGUS"}})",
+                        "/expect/status", "ACLNN_ERR_BOGUS"));
 }
 
 TEST(CaseFileErrors, UnknownNullTensor) {
-  ExpectError("{" + kHead + R"(, "expect": {"status": 161001, "null": ["x"]}})", "/expect/null/0", "x");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "expect": {"status": 161001, "null": ["x"]}})",
+                        "/expect/null/0", "x"));
 }
 
 TEST(CaseFileErrors, ExpectationThatContradictsTheDocumentedChecks) {
-  ExpectError("{" + kHead + R"(, "axes": {"shape": [[2]], "shape.out": [[3]]}})", "/axes",
-              "hardswish.check.shape");
-  ExpectError("{" + kHead + R"(, "expect": {"status": 161001}})", "/axes", "161001");
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "axes": {"shape": [[2]], "shape.out": [[3]]}})", "/axes",
+                        "hardswish.check.shape"));
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "expect": {"status": 161001}})", "/axes", "161001"));
 }
 
 TEST(CaseFileErrors, OverrideValueOfTheWrongKindNamesItsAxisEntry) {
@@ -122,8 +145,9 @@ TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
   std::string eps, shapes;
   for (int i = 0; i < 400; ++i) eps += (i ? ", " : "") + std::to_string(i * 1e-3);
   for (int i = 1; i <= 300; ++i) shapes += (i > 1 ? ", [" : "[") + std::to_string(i) + "]";
-  const InputError error = ErrorOf(R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "eps": [)" +
-                                   eps + R"(], "shape": [)" + shapes + "]}}");
+  const InputError error =
+      ErrorOf(R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "eps": [)" + eps +
+              R"(], "shape": [)" + shapes + "]}}");
   EXPECT_EQ(error.pointer(), "/axes") << error.what();
   EXPECT_NE(error.message().find("at most 100000"), std::string::npos) << error.what();
 }
@@ -131,7 +155,8 @@ TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
 TEST(CaseFileParse, DefaultsAndOverridesExpand) {
   const CaseFile c = ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["float32", "float16"],
       "shape": [[4], [2, 3]], "shape.out": [[5]]}, "expect": {"status": "ACLNN_ERR_PARAM_INVALID"},
-      "layout": ["contiguous", "transposed"]})", "ok.json");
+      "layout": ["contiguous", "transposed"]})",
+                                   "ok.json");
   const std::vector<TestPoint> points = ExpandCase(c, Product::kA2);
   ASSERT_EQ(points.size(), 2u * 2u * 1u * 2u);
   EXPECT_EQ(points[0].id, "t/dtype=float32/shape=4/shape.out=5/layout=contiguous");
@@ -141,7 +166,8 @@ TEST(CaseFileParse, DefaultsAndOverridesExpand) {
 }
 
 TEST(CaseFileParse, UnsupportedDTypeBecomesAMatrixCheckInsteadOfAnError) {
-  const CaseFile c = ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["bfloat16"]}})", "ok.json");
+  const CaseFile c =
+      ParseCaseFile("{" + kHead + R"(, "axes": {"dtype": ["bfloat16"]}})", "ok.json");
   const std::vector<TestPoint> points = ExpandCase(c, Product::kTrain);
   ASSERT_EQ(points.size(), 1u);
   EXPECT_EQ(points[0].expected.rule, "matrix.hardswish.bfloat16");
@@ -151,7 +177,8 @@ TEST(CaseSchema, CommittedCopyMatchesTheCatalogue) {
   const std::string text = testing::ReadFile(testing::kSourceDir / "cases/schema.json");
   ASSERT_FALSE(text.empty()) << "cases/schema.json is missing";
   EXPECT_EQ(nlohmann::json::parse(text), CaseFileSchema())
-      << "regenerate: build/bin/aclnn-check schema > cases/schema.json && tools/format_json.py cases/schema.json";
+      << "regenerate: build/bin/aclnn-check schema > cases/schema.json && tools/format_json.py "
+         "cases/schema.json";
 }
 
 }  // namespace
