@@ -63,7 +63,8 @@ void JsonSchema::Validate(const nlohmann::json& document, const std::string& pat
 nlohmann::json ParseJsonText(const std::string& text, const std::string& path) {
   try {
     return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
+    // parse_error, and out_of_range for a number beyond double's range (such as 1e479).
     throw InputError(path, "/", std::string("not valid JSON: ") + error.what());
   }
 }

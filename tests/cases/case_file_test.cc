@@ -38,6 +38,12 @@ const std::string kHead = R"("name": "t", "op": "HardswishBackward")";
 
 TEST(CaseFileErrors, NotJson) { EXPECT_TRUE(RefusedAt("{", "/", "not valid JSON")); }
 
+// nlohmann throws out_of_range, not parse_error, for a number past double's range (found by the
+// case-file fuzzer; its input is in fuzz/regressions/case_file/).
+TEST(CaseFileErrors, NumberBeyondDoubleIsNotValidJson) {
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "seed": 9.3e478})", "/", "number overflow"));
+}
+
 TEST(CaseFileErrors, UnknownTopLevelKey) {
   EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "sead": 1})", "/", "sead"));
 }
