@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -17,18 +16,13 @@
 #include "provider/provider.h"
 #include "report/bench_history.h"
 #include "validation/input_error.h"
+#include "validation/json_schema.h"
 
 namespace aclnn_check {
 namespace {
 
 nlohmann::json ReadJsonFile(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, "/", "cannot read the file");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(file, "/", std::string("not JSON: ") + error.what());
-  }
+  return ParseJsonText(ReadTextFile(file, "benchmark JSON file"), file);
 }
 
 bool AnyBenchmarkFailed(const nlohmann::json& output) {

@@ -106,6 +106,8 @@ TEST(BenchCompare, ExitCodesSayRegressionAndBadInput) {
   const auto other = dir.Write("other.json", Repetitions("another", {10, 10, 10, 10, 10}).dump());
   const auto broken =
       dir.Write("broken.json", R"({"benchmarks": [{"name": "op", "time_unit": "ms"}]})");
+  // A number past double's range: nlohmann throws out_of_range, which once ended the process.
+  const auto overflowing = dir.Write("overflowing.json", R"({"benchmarks": [], "x": 1e999})");
   EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(same)), 0);
   EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(slower)), 1);
   EXPECT_EQ(ExitCode("bench compare " + Quoted(slower) + " " + Quoted(base)), 0);  // an improvement
@@ -113,6 +115,7 @@ TEST(BenchCompare, ExitCodesSayRegressionAndBadInput) {
             0);
   EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(other)), 2);
   EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(broken)), 2);
+  EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(overflowing)), 2);
   EXPECT_EQ(ExitCode("bench compare " + Quoted(base) + " " + Quoted(dir.path() / "missing.json")),
             2);
 }
