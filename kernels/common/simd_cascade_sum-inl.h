@@ -26,11 +26,21 @@ class CascadeSum {
   using V = hn::Vec<DF>;
   static constexpr uint64_t kBlock = 4;
 
-  explicit CascadeSum(DF df) : df_(df), block_(hn::Zero(df)) {}
+  explicit CascadeSum(DF df = DF()) : df_(df), block_(hn::Zero(df)) {}
 
   void Add(V term) {
     block_ = (terms_ % kBlock == 0) ? term : hn::Add(block_, term);
     if (++terms_ % kBlock == 0) PushBlock();
+  }
+
+  // Four terms, added as four Add calls would add them; only where a block starts, so that a
+  // loop over whole blocks has no per-term bookkeeping.
+  void AddBlock(V a, V b, V c, V d) {
+    static_assert(kBlock == 4);
+    HWY_DASSERT(terms_ % kBlock == 0);
+    block_ = hn::Add(hn::Add(hn::Add(a, b), c), d);
+    terms_ += kBlock;
+    PushBlock();
   }
 
   // The sum of every lane of every term.
@@ -38,7 +48,7 @@ class CascadeSum {
     if (terms_ % kBlock != 0) PushBlock();
     V total = hn::Zero(df_);
     bool any = false;
-    for (int level = 0; level < kLevels; ++level) {
+    for (int level = 0; (blocks_ >> level) != 0; ++level) {
       if ((blocks_ >> level) & 1) {
         total = any ? hn::Add(levels_[level], total) : levels_[level];
         any = true;

@@ -37,6 +37,8 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
 // The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
+// Its workspace (SimdWorkspaceBytes) covers both.
+uint64_t SimdWorkspaceBytes(const OpArgs& args);
 void SimdCompute(const OpArgs& args, void* workspace);
 std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
 // mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),

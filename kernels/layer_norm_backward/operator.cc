@@ -93,7 +93,7 @@ void DeriveInputs(const OpArgs& args) {
 extern const OperatorDef kOperator_layer_norm_backward{
     kDescription_layer_norm_backward, layer_norm_backward::kTensors,
     layer_norm_backward::kParams,     layer_norm_backward::Validate,
-    layer_norm_backward::Reference,   layer_norm_backward::WorkspaceBytes,
+    layer_norm_backward::Reference,   layer_norm_backward::SimdWorkspaceBytes,
     layer_norm_backward::SimdCompute,     layer_norm_backward::Invoke,
     layer_norm_backward::Plan,        layer_norm_backward::DeriveInputs,
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/call_builder.h"
@@ -49,9 +50,9 @@ CallBuilder MakeCall(const Case& c, DType dtype, uint64_t seed) {
   }
   if (c.specials && c.rows >= 3) {
     const size_t m = static_cast<size_t>(c.row_size);
-    grad[m + m / 2] = kInf;      // row 1
-    x[2 * m] = kNaN;             // row 2
-    grad[n - 1] = -kInf;         // the last row's tail
+    grad[m + m / 2] = kInf;  // row 1
+    x[2 * m] = kNaN;         // row 2
+    grad[n - 1] = -kInf;     // the last row's tail
   }
   const Dims shape{c.rows, c.row_size};
   const Dims normalized{c.row_size};
@@ -70,9 +71,15 @@ CallBuilder MakeCall(const Case& c, DType dtype, uint64_t seed) {
 }
 
 const Case kCases[] = {
-    {1, 1},       {1, 17},     {3, 17, false},  {5, 1000, true, {true, false, true}},
-    {7, 33, true, {false, true, true}, true}, {200, 9, true, {true, true, false}, true},
-    {3000, 40},   {2, 5000},   {70, 4099, false},
+    {1, 1},
+    {1, 17},
+    {3, 17, false},
+    {5, 1000, true, {true, false, true}},
+    {7, 33, true, {false, true, true}, true},
+    {200, 9, true, {true, true, false}, true},
+    {3000, 40},
+    {2, 5000},
+    {70, 4099, false},
 };
 
 TEST(LayerNormBackwardSimd, AgreesWithReferenceOnEveryTarget) {
@@ -95,14 +102,13 @@ TEST(LayerNormBackwardSimd, EveryThreadCountGivesTheSameBits) {
   const Case c{5000, 300};
   CallBuilder one = MakeCall(c, DType::kFloat32, 42);
   CallBuilder three = MakeCall(c, DType::kFloat32, 42);
-  {
-    testing::ForcedThreadCount threads(1);
-    SimdCompute(one.Args(), nullptr);
-  }
-  {
-    testing::ForcedThreadCount threads(3);
-    SimdCompute(three.Args(), nullptr);
-  }
+  const auto run = [](CallBuilder& call, int threads) {
+    testing::ForcedThreadCount forced(threads);
+    std::vector<std::byte> workspace(SimdWorkspaceBytes(call.Args()));
+    SimdCompute(call.Args(), workspace.data());
+  };
+  run(one, 1);
+  run(three, 3);
   for (const char* output : {"gradInput", "gradWeight", "gradBias"}) {
     EXPECT_EQ(testing::CountDifferentElements(one.tensor(output).view(),
                                               three.tensor(output).view(), output),

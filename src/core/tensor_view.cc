@@ -41,7 +41,8 @@ bool TensorView::is_contiguous() const {
 int64_t TensorView::storage_elements() const {
   if (numel() == 0) return 0;
   int64_t last = offset;
-  for (size_t i = 0; i < shape.size(); ++i) last += (shape[i] - 1) * std::max<int64_t>(strides[i], 0);
+  for (size_t i = 0; i < shape.size(); ++i)
+    last += (shape[i] - 1) * std::max<int64_t>(strides[i], 0);
   return last + 1;
 }
 
@@ -59,11 +60,15 @@ std::vector<double> ReadAsDouble(const TensorView& view) {
   return values;
 }
 
+void ReadAsFloat(const TensorView& view, std::span<float> into) {
+  ForEachElement(view, [&](int64_t logical, int64_t storage) {
+    into[logical] = static_cast<float>(DecodeElement(view.element_address(storage), view.dtype));
+  });
+}
+
 std::vector<float> ReadAsFloat(const TensorView& view) {
   std::vector<float> values(static_cast<size_t>(view.numel()));
-  ForEachElement(view, [&](int64_t logical, int64_t storage) {
-    values[logical] = static_cast<float>(DecodeElement(view.element_address(storage), view.dtype));
-  });
+  ReadAsFloat(view, values);
   return values;
 }
 

@@ -68,6 +68,8 @@ std::vector<int64_t> StorageIndices(const TensorView& view);
 
 std::vector<double> ReadAsDouble(const TensorView& view);
 std::vector<float> ReadAsFloat(const TensorView& view);
+// The same into caller-owned memory of at least numel() floats (a kernel's workspace).
+void ReadAsFloat(const TensorView& view, std::span<float> into);
 // Rounds each value once to the view's dtype; values is in logical order.
 void WriteFromDouble(const TensorView& view, std::span<const double> values);
 void WriteFromFloat(const TensorView& view, std::span<const float> values);
