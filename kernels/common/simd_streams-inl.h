@@ -36,13 +36,6 @@ HWY_INLINE void PrefetchAhead(const T* p, size_t bytes = kPrefetchBytes) {
   hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(p) + bytes));
 }
 
-// The same for a line about to be written, fetched for ownership so that the store does not wait
-// for it (prefetchw on x86).
-template <class T>
-HWY_INLINE void PrefetchForWriteAhead(T* p, size_t bytes = kPrefetchBytes) {
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) + bytes), 1, 3);
-}
-
 // streams[0, kInputs) are read, the others written. step(std::array<T*, kStreams> at) handles the
 // Lanes(df) elements starting at each pointer.
 template <size_t kInputs, class DF, class T, size_t kStreams, class Step>
