@@ -1,0 +1,182 @@
+// The SIMD kernels' float16/bfloat16 loads and stores (kernels/common/simd_float_io-inl.h) against
+// core/dtype's scalar encodings, bit for bit, on every Highway target this machine runs, with and
+// without AVX512-BF16's conversion instruction.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/simd_float_io_test.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "common/simd_float_io-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::testing::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// n must be a multiple of every target's lane count (a multiple of 64 is).
+template <class T>
+void StoreAll(const float* in, uint16_t* out, size_t n) {
+  const hn::ScalableTag<float> df;
+  for (size_t i = 0; i < n; i += hn::Lanes(df)) {
+    simd::HWY_NAMESPACE::StoreRounded(hn::LoadU(df, in + i), df, reinterpret_cast<T*>(out + i));
+  }
+}
+
+template <class T>
+void LoadAll(const uint16_t* in, float* out, size_t n) {
+  const hn::ScalableTag<float> df;
+  for (size_t i = 0; i < n; i += hn::Lanes(df)) {
+    hn::StoreU(simd::HWY_NAMESPACE::LoadAsFloat(df, reinterpret_cast<const T*>(in + i)), df,
+               out + i);
+  }
+}
+
+void StoreBFloat16(const float* in, uint16_t* out, size_t n) {
+  StoreAll<hwy::bfloat16_t>(in, out, n);
+}
+void StoreHalf(const float* in, uint16_t* out, size_t n) { StoreAll<hwy::float16_t>(in, out, n); }
+void LoadBFloat16(const uint16_t* in, float* out, size_t n) {
+  LoadAll<hwy::bfloat16_t>(in, out, n);
+}
+void LoadHalf(const uint16_t* in, float* out, size_t n) { LoadAll<hwy::float16_t>(in, out, n); }
+
+}  // namespace aclnn_check::testing::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "common/cpu_features.h"
+#include "core/dtype.h"
+#include "hwy/targets.h"
+#include "support/simd_targets.h"
+
+namespace aclnn_check::testing {
+namespace {
+
+HWY_EXPORT(StoreBFloat16);
+HWY_EXPORT(StoreHalf);
+HWY_EXPORT(LoadBFloat16);
+HWY_EXPORT(LoadHalf);
+
+// Restores what the CPU offers when a test ends.
+class ForcedAvx512Bf16 {
+ public:
+  explicit ForcedAvx512Bf16(bool enabled) { simd::EnableAvx512Bf16(enabled); }
+  ~ForcedAvx512Bf16() { simd::EnableAvx512Bf16(true); }
+  ForcedAvx512Bf16(const ForcedAvx512Bf16&) = delete;
+  ForcedAvx512Bf16& operator=(const ForcedAvx512Bf16&) = delete;
+};
+
+float FromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+uint32_t ToBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+// Every 16-bit top half (every exponent, sign and kept fraction, NaNs and infinities) with low
+// halves at and around the rounding boundaries, and random ones; shuffled so that vectors mix
+// subnormals with normal numbers and NaNs.
+std::vector<float> FloatsAroundEverySixteenBitValue() {
+  std::mt19937 random(7);
+  // bfloat16's halfway point is 0x8000, float16's (13 bits dropped from normals) 0x1000.
+  std::vector<uint32_t> lows = {0x0000, 0x0001, 0x0FFF, 0x1000, 0x1001,
+                                0x7FFF, 0x8000, 0x8001, 0xFFFF};
+  for (int i = 0; i < 5; ++i) lows.push_back(random() & 0xFFFF);
+  std::vector<float> values;
+  for (uint32_t high = 0; high < 0x10000; ++high) {
+    for (uint32_t low : lows) values.push_back(FromBits(high << 16 | low));
+  }
+  std::shuffle(values.begin(), values.end(), random);
+  values.resize(values.size() / 64 * 64);
+  return values;
+}
+
+template <class Store>
+int64_t CountMismatches(const Store& store, uint16_t (*encode)(double), const std::string& what) {
+  const std::vector<float> values = FloatsAroundEverySixteenBitValue();
+  std::vector<uint16_t> stored(values.size());
+  store(values.data(), stored.data(), values.size());
+  int64_t mismatches = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint16_t expected = encode(static_cast<double>(values[i]));
+    if (stored[i] != expected && ++mismatches <= 5) {
+      ADD_FAILURE() << what << ": float32 bits 0x" << std::hex << ToBits(values[i]) << " stored 0x"
+                    << stored[i] << ", expected 0x" << expected;
+    }
+  }
+  return mismatches;
+}
+
+template <class Load>
+int64_t CountLoadMismatches(const Load& load, double (*decode)(uint16_t), const std::string& what) {
+  std::vector<uint16_t> encodings(0x10000);
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) encodings[bits] = static_cast<uint16_t>(bits);
+  std::vector<float> loaded(encodings.size());
+  load(encodings.data(), loaded.data(), encodings.size());
+  int64_t mismatches = 0;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    const double expected = decode(static_cast<uint16_t>(bits));
+    const bool same = std::isnan(expected)
+                          ? std::isnan(loaded[bits])
+                          : ToBits(loaded[bits]) == ToBits(static_cast<float>(expected));
+    if (!same && ++mismatches <= 5) {
+      ADD_FAILURE() << what << ": encoding 0x" << std::hex << bits << " loaded as " << loaded[bits]
+                    << ", expected " << expected;
+    }
+  }
+  return mismatches;
+}
+
+std::string Context(int64_t target, bool avx512_bf16) {
+  return std::string(hwy::TargetName(target)) + (avx512_bf16 ? " with" : " without") +
+         " AVX512-BF16";
+}
+
+TEST(SimdFloatIo, BFloat16StoresRoundAsTheScalarEncoderOnEveryTarget) {
+  for (int64_t target : TargetsToSweep()) {
+    for (bool avx512_bf16 : {true, false}) {
+      ForcedTarget forced(target);
+      ForcedAvx512Bf16 instruction(avx512_bf16);
+      const std::string context = Context(target, avx512_bf16);
+      EXPECT_EQ(CountMismatches(HWY_DYNAMIC_DISPATCH(StoreBFloat16), &EncodeBFloat16, context), 0)
+          << context;
+    }
+  }
+}
+
+TEST(SimdFloatIo, HalfStoresRoundAsTheScalarEncoderOnEveryTarget) {
+  for (int64_t target : TargetsToSweep()) {
+    ForcedTarget forced(target);
+    const std::string context = hwy::TargetName(target);
+    EXPECT_EQ(CountMismatches(HWY_DYNAMIC_DISPATCH(StoreHalf), &EncodeHalf, context), 0) << context;
+  }
+}
+
+TEST(SimdFloatIo, LoadsWidenEverySixteenBitEncodingExactlyOnEveryTarget) {
+  for (int64_t target : TargetsToSweep()) {
+    ForcedTarget forced(target);
+    const std::string context = hwy::TargetName(target);
+    EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadBFloat16), &DecodeBFloat16, context), 0);
+    EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadHalf), &DecodeHalf, context), 0);
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check::testing
+#endif  // HWY_ONCE
