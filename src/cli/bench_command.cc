@@ -32,9 +32,27 @@ bool AnyBenchmarkFailed(const nlohmann::json& output) {
   return false;
 }
 
+// The folder of --json, made before anything runs; an error names the option and the path.
+bool MakeOutputFolder(const std::string& json_out) {
+  if (json_out.empty()) {
+    std::cerr << "aclnn-check bench: --json: expected a file for Google Benchmark's JSON, got ''\n";
+    return false;
+  }
+  std::error_code error;
+  const std::filesystem::path folder = std::filesystem::absolute(json_out, error).parent_path();
+  if (!error) std::filesystem::create_directories(folder, error);
+  if (error) {
+    std::cerr << "aclnn-check bench: --json " << json_out << ": cannot create its folder "
+              << folder << ": " << error.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunBenchmarks(const BenchOptions& options) {
+  if (!MakeOutputFolder(options.json_out)) return 2;
   const bool bundled = options.provider == "cpu" || options.provider == "ref";
   // The bundled providers emulate the product named by ACLNN_CPU_SOC; set before they load.
   if (bundled && options.soc) setenv("ACLNN_CPU_SOC", options.soc->c_str(), 1);
@@ -70,7 +88,6 @@ int RunBenchmarks(const BenchOptions& options) {
   }
   for (const TestPoint& point : points) RegisterPointBenchmark(point.id, point, *session);
 
-  std::filesystem::create_directories(std::filesystem::absolute(options.json_out).parent_path());
   std::vector<std::string> args = {options.program};
   args.insert(args.end(), options.benchmark_flags.begin(), options.benchmark_flags.end());
   args.push_back("--benchmark_out=" + options.json_out);

@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "core/build_info.h"
 #include "cases/case_file.h"
@@ -49,6 +53,35 @@ std::pair<int, int> ShardFromEnvironment(int total_for_indexed_job) {
     return ParseShard(std::to_string(std::stoi(index) + 1) + "/" + std::to_string(total_for_indexed_job));
   }
   return {1, 1};
+}
+
+// CLI11 2.1 reads an option written with an empty value, `--history=`, as `--history` and takes
+// the next argument for its value (`--history= --benchmark_filter=x` appended the history to a
+// file named after the filter and ran every benchmark), or turns it into 0 (`--timeout=`). So
+// `--name=` is passed on as `--name ''` for the options whose help says what '' means, and is an
+// error for the others. Google Benchmark's flags pass through untouched. CLI11 takes the
+// arguments last first.
+std::optional<std::vector<std::string>> ArgumentsForCli11(int argc, char** argv) {
+  static const std::set<std::string> kEmptyAllowed = {"--history"};
+  std::vector<std::string> arguments;
+  for (int i = argc - 1; i >= 1; --i) {
+    const std::string argument = argv[i];
+    const bool empty_value = argument.size() > 3 && argument.rfind("--", 0) == 0 &&
+                             argument.find('=') == argument.size() - 1 &&
+                             argument.rfind("--benchmark_", 0) != 0;
+    if (!empty_value) {
+      arguments.push_back(argument);
+      continue;
+    }
+    const std::string name = argument.substr(0, argument.size() - 1);
+    if (!kEmptyAllowed.contains(name)) {
+      std::cerr << "aclnn-check: " << argument << " has no value; write " << name << " VALUE\n";
+      return std::nullopt;
+    }
+    arguments.emplace_back();
+    arguments.push_back(name);
+  }
+  return arguments;
 }
 
 }  // namespace
@@ -224,7 +257,9 @@ int main(int argc, char** argv) {
   });
 
   try {
-    app.parse(argc, argv);
+    std::optional<std::vector<std::string>> arguments = ArgumentsForCli11(argc, argv);
+    if (!arguments) return 2;
+    app.parse(*arguments);
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);
     return code == 0 ? 0 : 2;

@@ -71,6 +71,7 @@ nlohmann::json ParseJsonText(const std::string& text, const std::string& path) {
 
 std::string ReadTextFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
+  if (path.empty()) throw InputError("''", "/", "no " + what + " named (an empty path)");
   if (!in) throw InputError(path, "/", "cannot open the " + what);
   std::stringstream text;
   text << in.rdbuf();

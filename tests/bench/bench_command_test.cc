@@ -13,12 +13,15 @@ namespace {
 
 using nlohmann::json;
 
-int ExitCode(const std::string& arguments) {
-  const std::string command = std::string(ACLNN_CHECK_CLI) + " " + arguments + " >/dev/null 2>&1";
+std::string Quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+
+// Runs the CLI in working_dir (the test's own when empty).
+int ExitCode(const std::string& arguments, const std::filesystem::path& working_dir = {}) {
+  const std::string cd = working_dir.empty() ? "" : "cd " + Quoted(working_dir) + " && ";
+  const std::string command =
+      cd + std::string(ACLNN_CHECK_CLI) + " " + arguments + " >/dev/null 2>&1";
   return WEXITSTATUS(std::system(command.c_str()));
 }
-
-std::string Quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 json ReadJson(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -70,6 +73,24 @@ TEST(BenchCommand, WritesGoogleBenchmarkJsonAndAppendsTheHistory) {
   EXPECT_EQ(count, 4u);  // two runs of two benchmarks
 }
 
+// `--history=` is an empty value: no history, and the next argument is not taken as its value
+// (CLI11 2.1 took it, so the filter below was lost and a file named after it was written).
+TEST(BenchCommand, AnEmptyOptionValueLeavesTheNextArgumentAlone) {
+  testing::TempDir dir;
+  dir.Write("cases/tiny.json", R"({"name": "tiny", "op": "HardswishBackward",
+      "axes": {"dtype": ["float32", "float16"], "shape": [[64]]}, "seed": 1})");
+  const auto out = dir.path() / "latest.json";
+  const std::string arguments = "bench " + Quoted(dir.path() / "cases") + " --provider ref --json " +
+                                Quoted(out) +
+                                " --history= --benchmark_filter=float16 --benchmark_min_time=0.001";
+  ASSERT_EQ(ExitCode(arguments, dir.path()), 0);
+  const json output = ReadJson(out);
+  ASSERT_EQ(output["benchmarks"].size(), 1u);
+  EXPECT_NE(output["benchmarks"][0]["name"].get<std::string>().find("float16"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "--benchmark_filter=float16"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "reports"));  // no default history either
+}
+
 TEST(BenchCommand, BadInputExitsTwo) {
   testing::TempDir dir;
   dir.Write("cases/tiny.json",
@@ -79,6 +100,10 @@ TEST(BenchCommand, BadInputExitsTwo) {
   EXPECT_EQ(ExitCode("bench " + cases + " --history '' --benchmark_no_such_flag=1"), 2);
   dir.Write("empty/bad.json", R"({"name": "bad", "op": "NoSuchOp"})");
   EXPECT_EQ(ExitCode("bench " + Quoted(dir.path() / "empty") + " --history ''"), 2);
+  EXPECT_EQ(ExitCode("bench " + cases + " --history '' --json ''"), 2);
+  EXPECT_EQ(ExitCode("bench " + cases + " --history '' --json="), 2);  // only --history= may be empty
+  dir.Write("a_file", "not a folder");
+  EXPECT_EQ(ExitCode("bench " + cases + " --history '' --json " + Quoted(dir.path() / "a_file/out.json")), 2);
 }
 
 json Repetitions(const std::string& name, std::vector<double> times) {
