@@ -259,6 +259,8 @@ int main(int argc, char** argv) {
   try {
     std::optional<std::vector<std::string>> arguments = ArgumentsForCli11(argc, argv);
     if (!arguments) return 2;
+    // The usage lines' program name: parse(argc, argv) takes it from argv, parse(vector) does not.
+    app.name(argv[0]);
     app.parse(*arguments);
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);
