@@ -83,7 +83,8 @@ HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, float* p) {
 // Hardswish's by a fifth. Inline assembly, because Highway 1.0's AVX-512 targets do not enable the
 // instruction for the compiler.
 template <class DF>
-HWY_INLINE bool StoreWithAvx512Bf16(hn::Vec<DF> v, hwy::bfloat16_t* p) {
+HWY_INLINE bool StoreWithAvx512Bf16([[maybe_unused]] hn::Vec<DF> v,
+                                    [[maybe_unused]] hwy::bfloat16_t* p) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   if constexpr (sizeof(v.raw) == 64) {
     constexpr int kSubnormal = 0x20;  // vfpclassps category
@@ -95,8 +96,6 @@ HWY_INLINE bool StoreWithAvx512Bf16(hn::Vec<DF> v, hwy::bfloat16_t* p) {
     }
   }
 #endif
-  (void)v;
-  (void)p;
   return false;
 }
 

@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "common/simd_float_io-inl.h"
@@ -51,6 +50,7 @@ HWY_AFTER_NAMESPACE();
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <random>
 #include <string>
@@ -77,47 +77,38 @@ class ForcedAvx512Bf16 {
   ForcedAvx512Bf16& operator=(const ForcedAvx512Bf16&) = delete;
 };
 
-float FromBits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-uint32_t ToBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
 // Every 16-bit top half (every exponent, sign and kept fraction, NaNs and infinities) with low
 // halves at and around the rounding boundaries, and random ones; shuffled so that vectors mix
-// subnormals with normal numbers and NaNs.
-std::vector<float> FloatsAroundEverySixteenBitValue() {
-  std::mt19937 random(7);
-  // bfloat16's halfway point is 0x8000, float16's (13 bits dropped from normals) 0x1000.
-  std::vector<uint32_t> lows = {0x0000, 0x0001, 0x0FFF, 0x1000, 0x1001,
-                                0x7FFF, 0x8000, 0x8001, 0xFFFF};
-  for (int i = 0; i < 5; ++i) lows.push_back(random() & 0xFFFF);
-  std::vector<float> values;
-  for (uint32_t high = 0; high < 0x10000; ++high) {
-    for (uint32_t low : lows) values.push_back(FromBits(high << 16 | low));
-  }
-  std::shuffle(values.begin(), values.end(), random);
-  values.resize(values.size() / 64 * 64);
+// subnormals with normal numbers and NaNs. Built once for every target and mode.
+const std::vector<float>& FloatsAroundEverySixteenBitValue() {
+  static const std::vector<float> values = [] {
+    std::mt19937 random(7);
+    // bfloat16's halfway point is 0x8000, float16's (13 bits dropped from normals) 0x1000.
+    std::vector<uint32_t> lows = {0x0000, 0x0001, 0x0FFF, 0x1000, 0x1001,
+                                  0x7FFF, 0x8000, 0x8001, 0xFFFF};
+    for (int i = 0; i < 5; ++i) lows.push_back(random() & 0xFFFF);
+    std::vector<float> floats;
+    for (uint32_t high = 0; high < 0x10000; ++high) {
+      for (uint32_t low : lows) floats.push_back(std::bit_cast<float>(high << 16 | low));
+    }
+    std::shuffle(floats.begin(), floats.end(), random);
+    floats.resize(floats.size() / 64 * 64);
+    return floats;
+  }();
   return values;
 }
 
 template <class Store>
 int64_t CountMismatches(const Store& store, uint16_t (*encode)(double), const std::string& what) {
-  const std::vector<float> values = FloatsAroundEverySixteenBitValue();
+  const std::vector<float>& values = FloatsAroundEverySixteenBitValue();
   std::vector<uint16_t> stored(values.size());
   store(values.data(), stored.data(), values.size());
   int64_t mismatches = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     const uint16_t expected = encode(static_cast<double>(values[i]));
     if (stored[i] != expected && ++mismatches <= 5) {
-      ADD_FAILURE() << what << ": float32 bits 0x" << std::hex << ToBits(values[i]) << " stored 0x"
-                    << stored[i] << ", expected 0x" << expected;
+      ADD_FAILURE() << what << ": float32 bits 0x" << std::hex << std::bit_cast<uint32_t>(values[i])
+                    << " stored 0x" << stored[i] << ", expected 0x" << expected;
     }
   }
   return mismatches;
@@ -134,7 +125,8 @@ int64_t CountLoadMismatches(const Load& load, double (*decode)(uint16_t), const 
     const double expected = decode(static_cast<uint16_t>(bits));
     const bool same = std::isnan(expected)
                           ? std::isnan(loaded[bits])
-                          : ToBits(loaded[bits]) == ToBits(static_cast<float>(expected));
+                          : std::bit_cast<uint32_t>(loaded[bits]) ==
+                                std::bit_cast<uint32_t>(static_cast<float>(expected));
     if (!same && ++mismatches <= 5) {
       ADD_FAILURE() << what << ": encoding 0x" << std::hex << bits << " loaded as " << loaded[bits]
                     << ", expected " << expected;
