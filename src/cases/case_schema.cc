@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/operator.h"
+#include "core/tensor_view.h"
 
 namespace aclnn_check {
 namespace {
@@ -24,7 +25,7 @@ json Definitions() {
   for (DType dtype : AllDTypes()) dtypes.push_back(std::string(DTypeName(dtype)));
   json definitions;
   definitions["shape"] = {{"type", "array"},
-                          {"maxItems", 16},
+                          {"maxItems", kMaxShapeRank},
                           {"items", {{"type", "integer"}, {"minimum", 0}}}};
   definitions["dtype"] = {{"enum", dtypes}};
   definitions["layout"] = {

@@ -14,6 +14,11 @@ namespace aclnn_check {
 
 using Dims = std::vector<int64_t>;
 
+// The most dimensions a case file may give a tensor (the case schema's limit). Above the rank of
+// 8 that validation accepts, so that rank checks can be tested; golden files hold what the harness
+// records, so they accept the same.
+constexpr int kMaxShapeRank = 16;
+
 int64_t NumElements(std::span<const int64_t> shape);  // 1 for rank 0, 0 if any dim is 0
 Dims ContiguousStrides(std::span<const int64_t> shape);
 std::string FormatDims(std::span<const int64_t> dims);  // "[3, 65, 7]"

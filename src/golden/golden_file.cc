@@ -54,7 +54,9 @@ std::vector<std::optional<TensorPlan>> TensorPlans(const Operator& op, const nlo
       if (elements > kMaxDatasetElements) fail(name + ": at most 2^28 elements");
       plan.shape.push_back(dim.get<int64_t>());
     }
-    if (plan.shape.size() > 8) fail(name + ": rank at most 8");
+    if (plan.shape.size() > static_cast<size_t>(kMaxShapeRank)) {
+      fail(name + ": rank at most " + std::to_string(kMaxShapeRank));
+    }
     plans.emplace_back(std::move(plan));
   }
   return plans;

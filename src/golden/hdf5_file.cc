@@ -188,10 +188,11 @@ Hdf5Array Hdf5Group::ReadDataset(std::string_view name) const {
   }
   const H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
   const int rank = H5Sget_simple_extent_ndims(space.get());
-  if ((space_class != H5S_SIMPLE && space_class != H5S_SCALAR) || rank < 0 || rank > 8) {
-    Fail(name, "a scalar or a dataset of rank at most 8");
+  if ((space_class != H5S_SIMPLE && space_class != H5S_SCALAR) || rank < 0 ||
+      rank > kMaxShapeRank) {
+    Fail(name, "a scalar or a dataset of rank at most " + std::to_string(kMaxShapeRank));
   }
-  hsize_t dims[8] = {};
+  hsize_t dims[kMaxShapeRank] = {};
   if (rank > 0 && H5Sget_simple_extent_dims(space.get(), dims, nullptr) != rank) {
     Fail(name, "a dataset with readable dimensions");
   }

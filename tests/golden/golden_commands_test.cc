@@ -120,5 +120,27 @@ TEST(GoldenRecord, TwoRecordsOfTheSameProviderAreIdentical) {
             0);
 }
 
+// Case files may give a tensor more dimensions than validation accepts (up to the schema's 16):
+// masked-off LayerNorm outputs of rank 9 are accepted and recorded, and the record must read back.
+TEST(GoldenRecord, ARecordOfTensorsAboveRankEightReadsBack) {
+  TempDir dir;
+  const std::string cases =
+      (kSourceDir / "cases/layer_norm_backward/mask_off_shape_unchecked.json").string();
+  const std::string a = (dir.path() / "a.h5").string(), b = (dir.path() / "b.h5").string();
+  ASSERT_EQ(Cli("golden record " + cases + " --provider cpu -o " + a), 0);
+  ASSERT_EQ(Cli("golden record " + cases + " --provider cpu -o " + b), 0);
+  const GoldenFile recorded = ReadGoldenFile(a);
+  size_t above_eight = 0;
+  for (const GoldenPoint& point : recorded.points) {
+    for (const std::optional<TensorPlan>& tensor : point.plan.tensors) {
+      if (tensor && tensor->shape.size() > 8) ++above_eight;
+    }
+  }
+  EXPECT_GT(above_eight, 0u);
+  EXPECT_EQ(Cli("golden diff " + a + " " + b + " --max-ulp 0 --report-dir " +
+                (dir.path() / "d").string()),
+            0);
+}
+
 }  // namespace
 }  // namespace aclnn_check
