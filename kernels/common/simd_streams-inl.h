@@ -2,10 +2,13 @@
 // the SIMD kernels. The last partial vector is copied into zero-filled stack buffers, computed by
 // the same step as the body and copied back, so tails get exactly the body's arithmetic.
 //
-// The input streams are prefetched kPrefetchBytes ahead: with a step that computes for as long as
-// SwiGlu's (an exp and a divide per vector), the hardware prefetchers alone left it at 0.98 ns per
-// float32 element on 1 thread of this machine's AMD EPYC; 4 KiB ahead gave 0.74 and 16 KiB 0.71,
-// as fast as a step that only multiplies (0.71).
+// Software prefetching pays only where a step computes long enough for memory to fall idle
+// behind it. Measured on an AMD EPYC (Zen 4, AVX-512), 1 thread, alternating runs of one binary:
+// Hardswish and Logit ran 7-52 % faster with their streams left to the hardware prefetchers
+// (the prefetches cost more issue slots than they saved), SwiGlu's 16-bit types 3-12 % slower;
+// so a kernel chooses. Where it prefetches, the line goes to L2 only (prefetcht1): LayerNorm's
+// rows ran 32-38 % faster in float32 than with prefetcht0, which held L1's few miss buffers for
+// lines that were not needed yet; the elementwise kernels were within noise either way.
 //
 // Include after hwy/highway.h inside a foreach_target.h translation unit.
 #if defined(ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -20,7 +23,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -29,16 +31,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kPrefetchBytes = 16384;
 
-// Asks for the cache line `bytes` after p. An address past a stream's end is only a hint
+// Asks for the cache line `bytes` after p, into L2. An address past a stream's end is only a hint
 // (prefetches never fault); it is computed as an integer because such a pointer may not be formed.
 template <class T>
 HWY_INLINE void PrefetchAhead(const T* p, size_t bytes = kPrefetchBytes) {
-  hwy::Prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(p) + bytes));
+  __builtin_prefetch(reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(p) + bytes),
+                     /*write=*/0, /*locality=*/2);
 }
 
-// streams[0, kInputs) are read, the others written. step(std::array<T*, kStreams> at) handles the
-// Lanes(df) elements starting at each pointer.
-template <size_t kInputs, class DF, class T, size_t kStreams, class Step>
+enum class Prefetch { kInputs, kNone };
+
+// streams[0, kInputs) are read, the others written; the inputs are prefetched kPrefetchBytes
+// ahead unless kPrefetch is kNone. step(std::array<T*, kStreams> at) handles the Lanes(df)
+// elements starting at each pointer.
+template <size_t kInputs, Prefetch kPrefetch, class DF, class T, size_t kStreams, class Step>
 HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, size_t n,
                               const Step& step) {
   const size_t lanes = hn::Lanes(df);
@@ -46,7 +52,9 @@ HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, si
   std::array<T*, kStreams> at;
   for (; i + lanes <= n; i += lanes) {
     for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
-    for (size_t s = 0; s < kInputs; ++s) PrefetchAhead(at[s]);
+    if constexpr (kPrefetch == Prefetch::kInputs) {
+      for (size_t s = 0; s < kInputs; ++s) PrefetchAhead(at[s]);
+    }
     step(at);
   }
   if (i == n) return;

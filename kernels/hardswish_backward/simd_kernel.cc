@@ -16,6 +16,7 @@ namespace aclnn_check::hardswish_backward::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::Prefetch;
 using simd::HWY_NAMESPACE::StoreRounded;
 
 template <class T>
@@ -24,17 +25,17 @@ void Span(const T* grad, const T* self, T* out, size_t n) {
   const auto three = hn::Set(df, 3.0f);
   const auto minus_three = hn::Set(df, -3.0f);
   const auto half = hn::Set(df, 0.5f);
-  ForEachVector<2>(df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n,
-                   [&](const std::array<T*, 3>& at) {
-                     const auto g = LoadAsFloat(df, at[0]);
-                     const auto x = LoadAsFloat(df, at[1]);
-                     const auto inside = hn::Mul(g, hn::Add(hn::Div(x, three), half));
-                     // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
-                     const auto result =
-                         hn::IfThenZeroElse(hn::Lt(x, minus_three),
-                                            hn::IfThenElse(hn::Gt(x, three), g, inside));
-                     StoreRounded(result, df, at[2]);
-                   });
+  ForEachVector<2, Prefetch::kNone>(
+      df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n,
+      [&](const std::array<T*, 3>& at) {
+        const auto g = LoadAsFloat(df, at[0]);
+        const auto x = LoadAsFloat(df, at[1]);
+        const auto inside = hn::Mul(g, hn::Add(hn::Div(x, three), half));
+        // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
+        const auto result =
+            hn::IfThenZeroElse(hn::Lt(x, minus_three), hn::IfThenElse(hn::Gt(x, three), g, inside));
+        StoreRounded(result, df, at[2]);
+      });
 }
 
 void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, size_t n) {
@@ -65,9 +66,9 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   const size_t size = DTypeSize(out.dtype);
   ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
     const size_t skip = static_cast<size_t>(begin) * size;
-    HWY_DYNAMIC_DISPATCH(ContiguousSpan)(out.dtype, FirstElement(grad) + skip,
-                                         FirstElement(self) + skip, FirstElement(out) + skip,
-                                         static_cast<size_t>(end - begin));
+    HWY_DYNAMIC_DISPATCH(ContiguousSpan)
+    (out.dtype, FirstElement(grad) + skip, FirstElement(self) + skip, FirstElement(out) + skip,
+     static_cast<size_t>(end - begin));
   });
 }
 

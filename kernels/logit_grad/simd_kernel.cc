@@ -19,6 +19,7 @@ namespace aclnn_check::logit_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::Prefetch;
 using simd::HWY_NAMESPACE::StoreRounded;
 
 template <class T>
@@ -32,11 +33,11 @@ void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t
   const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
   // The mode is chosen once per span, outside the loop.
   const auto run = [&](const auto& compute) {
-    ForEachVector<2>(df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n,
-                     [&](const std::array<T*, 3>& at) {
-                       StoreRounded(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), df,
-                                    at[2]);
-                     });
+    ForEachVector<2, Prefetch::kNone>(
+        df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n,
+        [&](const std::array<T*, 3>& at) {
+          StoreRounded(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), df, at[2]);
+        });
   };
   using V = hn::Vec<decltype(df)>;
   switch (table.mode) {
@@ -86,9 +87,9 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   const size_t size = DTypeSize(out.dtype);
   ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
     const size_t skip = static_cast<size_t>(begin) * size;
-    HWY_DYNAMIC_DISPATCH(ContiguousSpan)(table, out.dtype, FirstElement(x) + skip,
-                                         FirstElement(dy) + skip, FirstElement(out) + skip,
-                                         static_cast<size_t>(end - begin));
+    HWY_DYNAMIC_DISPATCH(ContiguousSpan)
+    (table, out.dtype, FirstElement(x) + skip, FirstElement(dy) + skip, FirstElement(out) + skip,
+     static_cast<size_t>(end - begin));
   });
 }
 

@@ -18,6 +18,7 @@ namespace aclnn_check::swi_glu_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::Prefetch;
 using simd::HWY_NAMESPACE::StoreRounded;
 
 // e^t = 2^k * e^r for t in [-20, 89]: k = round(t / ln 2) as a float (with_k holds it in its low
@@ -39,8 +40,9 @@ HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
   const auto r2 = hn::Mul(r, r);
   const auto r4 = hn::Mul(r2, r2);
   const auto poly = hn::MulAdd(
-      r4, hn::MulAdd(hn::Set(df, 0.000198527617612853646278381f), r,
-                     hn::Set(df, 0.00139304355252534151077271f)),
+      r4,
+      hn::MulAdd(hn::Set(df, 0.000198527617612853646278381f), r,
+                 hn::Set(df, 0.00139304355252534151077271f)),
       hn::MulAdd(r2,
                  hn::MulAdd(hn::Set(df, 0.00833336077630519866943359f), r,
                             hn::Set(df, 0.0416664853692054748535156f)),
@@ -92,20 +94,21 @@ template <class T>
 void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, size_t n) {
   const hn::ScalableTag<float> df;
   const auto one = hn::Set(df, 1.0f);
-  ForEachVector<3>(df,
-                   std::array<T*, 5>{const_cast<T*>(a_in), const_cast<T*>(b_in),
-                                     const_cast<T*>(g_in), da_out, db_out},
-                   n, [&](const std::array<T*, 5>& at) {
-                     const auto a = LoadAsFloat(df, at[0]);
-                     const auto b = LoadAsFloat(df, at[1]);
-                     const auto g = LoadAsFloat(df, at[2]);
-                     const auto s = SigmoidLikeKernel(df, a);
-                     const auto n_term = hn::Mul(hn::Mul(s, a), g);
-                     const auto m_term = hn::Mul(
-                         hn::Mul(hn::Add(hn::Mul(hn::Mul(s, hn::Sub(one, s)), a), s), b), g);
-                     StoreRounded(m_term, df, at[3]);
-                     StoreRounded(n_term, df, at[4]);
-                   });
+  ForEachVector<3, Prefetch::kInputs>(
+      df,
+      std::array<T*, 5>{const_cast<T*>(a_in), const_cast<T*>(b_in), const_cast<T*>(g_in), da_out,
+                        db_out},
+      n, [&](const std::array<T*, 5>& at) {
+        const auto a = LoadAsFloat(df, at[0]);
+        const auto b = LoadAsFloat(df, at[1]);
+        const auto g = LoadAsFloat(df, at[2]);
+        const auto s = SigmoidLikeKernel(df, a);
+        const auto n_term = hn::Mul(hn::Mul(s, a), g);
+        const auto m_term =
+            hn::Mul(hn::Mul(hn::Add(hn::Mul(hn::Mul(s, hn::Sub(one, s)), a), s), b), g);
+        StoreRounded(m_term, df, at[3]);
+        StoreRounded(n_term, df, at[4]);
+      });
 }
 
 // Elements [begin, end) of the A half, counted over all rows ([outer, half_block] row-major).
@@ -149,8 +152,8 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   const Split split = SplitOf(args);
   const int64_t half_block = split.half * split.inner;
   ParallelRanges(split.outer * half_block, kElementsPerItem, [&](int64_t begin, int64_t end) {
-    HWY_DYNAMIC_DISPATCH(Range)(out.dtype, FirstElement(x), FirstElement(grad), FirstElement(out),
-                                half_block, begin, end);
+    HWY_DYNAMIC_DISPATCH(Range)
+    (out.dtype, FirstElement(x), FirstElement(grad), FirstElement(out), half_block, begin, end);
   });
 }
 
