@@ -1,21 +1,24 @@
 // The cpu provider's kernel: Highway SIMD over contiguous views; any other view goes to the
-// portable kernel (kernel.cc). Two parallel phases:
-//   inputGrad   items of rows; each row gathers the windows that cover it in window order, so the
-//               float32 sums are kernel.cc's bit for bit and no two threads write one row;
-//   weightGrad  items of 8 windows; each (j, n) term of a window is a four-accumulator dot over e,
-//               added in window order into the item's partial; the partials are combined by a fixed
-//               pairwise tree over item indices (associated differently from kernel.cc: checked
-//               against the reference's bound).
+// portable kernel (kernel.cc). One parallel pass over items of input rows, each row read and its
+// inputGrad row written once (outputGrad's rows, 1/stride of the traffic, come from cache):
+//   inputGrad   each row gathers the windows that cover it in window order, so the float32 sums
+//               are kernel.cc's bit for bit and no two threads write one row;
+//   weightGrad  for each covering window and head, a four-accumulator dot over e of the row and
+//               the window's outputGrad, added in row order into the item's [l, N] partial; the
+//               partials are combined by a fixed pairwise tree over item indices (associated
+//               differently from kernel.cc: checked against the reference's bound).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "nsa_compress_grad/simd_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "common/float_element.h"
 #include "common/simd_float_io-inl.h"
 #include "common/simd_streams-inl.h"
+#include "hwy/aligned_allocator.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "nsa_compress_grad/simd_windows.h"
 
@@ -26,128 +29,186 @@ using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::StoreRounded;
 
-// inputGrad rows are prefetched 4 KiB before they are written (for reading: a line no other core
-// holds arrives exclusive, so the store does not wait for it); 16 KiB measured the same.
-constexpr size_t kOutputPrefetchBytes = 4096;
+// Input and inputGrad rows are prefetched 4 KiB ahead (for reading: an inputGrad line no other
+// core holds arrives exclusive, so the store does not wait for it).
+constexpr size_t kPrefetchBytes = 4096;
+// Rows covered by up to this many windows take a path with the windows unrolled, their weights
+// and dot accumulators in registers.
+constexpr size_t kMaxUnrolledWindows = 4;
+
+// One input row's work: its covering windows' outputGrad rows (float32 copies), in window order,
+// their weight rows, the row itself and its inputGrad row.
+template <class T>
+struct RowWork {
+  const float* const* window_grad;
+  const int64_t* weight_row;
+  size_t covering;
+  const T* input;
+  T* input_grad;
+};
+
+// The item's per-thread buffer: float32 copies of the outputGrad rows that its rows use, then its
+// weightGrad partial in vectors ([l * N][lanes]). Grows to the largest item and stays.
+float* ItemScratch(size_t floats) {
+  thread_local hwy::AlignedFreeUniquePtr<float[]> scratch;
+  thread_local size_t capacity = 0;
+  if (capacity < floats) {
+    scratch = hwy::AllocateAligned<float>(floats);
+    HWY_ASSERT(scratch);
+    capacity = floats;
+  }
+  return scratch.get();
+}
+
+// Every head of one row, kWindows of them unrolled (0: the covering count at run time).
+//   inputGrad[e] = sum over the windows in order of w_k * g_k[e], from 0, a product and an add
+//     each: kernel.cc's operations in kernel.cc's order, so its bits on every target;
+//   the dot of each window's g_k with the row, per head: each block of 4 vectors summed as a tree
+//     ((g0 x0 + g1 x1) + (g2 x2 + g3 x3), products fused into the adds where they can be), the
+//     blocks added in order into one vector, which is added into the window's weight row of the
+//     item's partial (lane by lane: the lanes are summed when the item ends).
+template <size_t kWindows, class DF, class T>
+HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
+                           float* lane_partials) {
+  using V = hn::Vec<DF>;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  constexpr size_t kSlots = kWindows == 0 ? 1 : kWindows;
+  const size_t covering = kWindows == 0 ? row.covering : kWindows;
+  for (int64_t n = 0; n < job.heads; ++n) {
+    const int64_t head = n * job.head_dim;
+    const T* x_at = row.input + head;
+    T* out_at = row.input_grad + head;
+    const auto weight = [&](size_t k) {
+      return hn::Set(df, job.weight[row.weight_row[k] * job.heads + n]);
+    };
+    const auto partial = [&](size_t k) {
+      return lane_partials + (row.weight_row[k] * job.heads + n) * lanes;
+    };
+    V w[kSlots], dot[kSlots];
+    if constexpr (kWindows > 0) {
+      for (size_t k = 0; k < kWindows; ++k) w[k] = weight(k), dot[k] = hn::Zero(df);
+    }
+    int64_t e = 0;
+    for (; e + 4 * lanes <= job.head_dim; e += 4 * lanes) {
+      const V x0 = LoadAsFloat(df, x_at + e);
+      const V x1 = LoadAsFloat(df, x_at + e + lanes);
+      const V x2 = LoadAsFloat(df, x_at + e + 2 * lanes);
+      const V x3 = LoadAsFloat(df, x_at + e + 3 * lanes);
+      V sum0 = hn::Zero(df), sum1 = hn::Zero(df), sum2 = hn::Zero(df), sum3 = hn::Zero(df);
+      for (size_t k = 0; k < covering; ++k) {
+        const float* g = row.window_grad[k] + head + e;
+        const V g0 = hn::Load(df, g), g1 = hn::Load(df, g + lanes);
+        const V g2 = hn::Load(df, g + 2 * lanes), g3 = hn::Load(df, g + 3 * lanes);
+        const V wk = kWindows > 0 ? w[k] : weight(k);
+        sum0 = hn::Add(sum0, hn::Mul(wk, g0));
+        sum1 = hn::Add(sum1, hn::Mul(wk, g1));
+        sum2 = hn::Add(sum2, hn::Mul(wk, g2));
+        sum3 = hn::Add(sum3, hn::Mul(wk, g3));
+        const V block =
+            hn::Add(hn::MulAdd(g1, x1, hn::Mul(g0, x0)), hn::MulAdd(g3, x3, hn::Mul(g2, x2)));
+        if constexpr (kWindows > 0) {
+          dot[k] = hn::Add(dot[k], block);
+        } else {
+          hn::Store(hn::Add(hn::Load(df, partial(k)), block), df, partial(k));
+        }
+      }
+      StoreRounded(sum0, df, out_at + e);
+      StoreRounded(sum1, df, out_at + e + lanes);
+      StoreRounded(sum2, df, out_at + e + 2 * lanes);
+      StoreRounded(sum3, df, out_at + e + 3 * lanes);
+    }
+    for (; e < job.head_dim; e += lanes) {  // AVX-512 with D = 16 * odd: the last vectors
+      const V x = LoadAsFloat(df, x_at + e);
+      V sum = hn::Zero(df);
+      for (size_t k = 0; k < covering; ++k) {
+        const V g = hn::Load(df, row.window_grad[k] + head + e);
+        sum = hn::Add(sum, hn::Mul(kWindows > 0 ? w[k] : weight(k), g));
+        if constexpr (kWindows > 0) {
+          dot[k] = hn::MulAdd(g, x, dot[k]);
+        } else {
+          hn::Store(hn::MulAdd(g, x, hn::Load(df, partial(k))), df, partial(k));
+        }
+      }
+      StoreRounded(sum, df, out_at + e);
+    }
+    if constexpr (kWindows > 0) {
+      for (size_t k = 0; k < kWindows; ++k) {
+        hn::Store(hn::Add(hn::Load(df, partial(k)), dot[k]), df, partial(k));
+      }
+    }
+  }
+}
 
 // head_dim is a multiple of 16 (validated), so rows are whole vectors on every target.
 template <class T>
-void InputGradRows(const WindowItems& job, int64_t item) {
+void Rows(const WindowItems& job, int64_t item) {
   constexpr int64_t kLineElements = 64 / sizeof(T);
   const hn::ScalableTag<float> df;
-  using V = hn::Vec<decltype(df)>;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t row_elements = job.heads * job.head_dim;
-  const T* grad = static_cast<const T*>(job.grad);
-  T* out = static_cast<T*>(job.input_grad);
   const int64_t first = item * job.rows_per_item;
   const int64_t last = std::min(job.tokens, first + job.rows_per_item);
-  // The windows covering a row, in window order: their outputGrad rows and weight rows. At most
-  // block_size windows cover a row (stride >= 1).
-  std::vector<const T*> grad_of(static_cast<size_t>(job.block_size));
-  std::vector<const float*> weight_of(grad_of.size());
+
+  // The windows that the item's rows use, [window_begin, window_end): increasing with the row.
+  int64_t window_begin = job.windows, window_end = 0;
   for (int64_t t = first; t < last; ++t) {
-    const size_t covering = static_cast<size_t>(job.row_covering[t]);
-    for (size_t k = 0; k < covering; ++k) {
+    if (job.row_covering[t] == 0) continue;
+    window_begin = std::min(window_begin, job.row_first_covering[t]);
+    window_end = std::max(window_end, job.row_first_covering[t] + job.row_covering[t]);
+  }
+  window_begin = std::min(window_begin, window_end);
+  // Every outputGrad row is used by up to block_size input rows: converted once per item.
+  const size_t grad_floats = static_cast<size_t>((window_end - window_begin) * row_elements);
+  const size_t partial_floats = static_cast<size_t>(job.block_size * job.heads * lanes);
+  float* const grad32 = ItemScratch(grad_floats + partial_floats);
+  float* const lane_partials = grad32 + grad_floats;
+  const T* grad = static_cast<const T*>(job.grad) + window_begin * row_elements;
+  for (size_t i = 0; i < grad_floats; i += static_cast<size_t>(lanes)) {
+    hn::Store(LoadAsFloat(df, grad + i), df, grad32 + i);
+  }
+  std::fill(lane_partials, lane_partials + partial_floats, 0.0f);
+
+  std::vector<const float*> window_grad(static_cast<size_t>(job.block_size));
+  std::vector<int64_t> weight_row(window_grad.size());
+  for (int64_t t = first; t < last; ++t) {
+    RowWork<T> row{window_grad.data(), weight_row.data(), static_cast<size_t>(job.row_covering[t]),
+                   static_cast<const T*>(job.input) + t * row_elements,
+                   static_cast<T*>(job.input_grad) + t * row_elements};
+    for (size_t k = 0; k < row.covering; ++k) {
       const int64_t i = static_cast<int64_t>(k);
-      grad_of[k] = grad + (job.row_first_covering[t] + i) * row_elements;
-      weight_of[k] = job.weight + (job.row_first_weight_row[t] - i * job.stride) * job.heads;
+      window_grad[k] = grad32 + (job.row_first_covering[t] + i - window_begin) * row_elements;
+      weight_row[k] = job.row_first_weight_row[t] - i * job.stride;
     }
-    T* out_row = out + t * row_elements;
     for (int64_t b = 0; b < row_elements; b += kLineElements) {
-      PrefetchAhead(out_row + b, kOutputPrefetchBytes);
+      PrefetchAhead(row.input + b, kPrefetchBytes);
+      PrefetchAhead(row.input_grad + b, kPrefetchBytes);
     }
-    for (int64_t n = 0; n < job.heads; ++n) {
-      const int64_t head = n * job.head_dim;
-      int64_t e = 0;
-      // Four vectors per pass over the covering windows: the loop over windows (a pointer and a
-      // weight each) costs as much as a vector's multiply-add, so it is shared.
-      for (; e + 4 * lanes <= job.head_dim; e += 4 * lanes) {
-        V sum0 = hn::Zero(df), sum1 = hn::Zero(df), sum2 = hn::Zero(df), sum3 = hn::Zero(df);
-        for (size_t k = 0; k < covering; ++k) {
-          const V w = hn::Set(df, weight_of[k][n]);
-          const T* from = grad_of[k] + head + e;
-          sum0 = hn::Add(sum0, hn::Mul(w, LoadAsFloat(df, from)));
-          sum1 = hn::Add(sum1, hn::Mul(w, LoadAsFloat(df, from + lanes)));
-          sum2 = hn::Add(sum2, hn::Mul(w, LoadAsFloat(df, from + 2 * lanes)));
-          sum3 = hn::Add(sum3, hn::Mul(w, LoadAsFloat(df, from + 3 * lanes)));
-        }
-        StoreRounded(sum0, df, out_row + head + e);
-        StoreRounded(sum1, df, out_row + head + e + lanes);
-        StoreRounded(sum2, df, out_row + head + e + 2 * lanes);
-        StoreRounded(sum3, df, out_row + head + e + 3 * lanes);
-      }
-      for (; e < job.head_dim; e += lanes) {
-        V sum = hn::Zero(df);
-        for (size_t k = 0; k < covering; ++k) {
-          const V w = hn::Set(df, weight_of[k][n]);
-          sum = hn::Add(sum, hn::Mul(w, LoadAsFloat(df, grad_of[k] + head + e)));
-        }
-        StoreRounded(sum, df, out_row + head + e);
-      }
+    switch (row.covering) {
+      case 1:
+        HeadsOfRow<1>(df, job, row, lane_partials);
+        break;
+      case 2:
+        HeadsOfRow<2>(df, job, row, lane_partials);
+        break;
+      case 3:
+        HeadsOfRow<3>(df, job, row, lane_partials);
+        break;
+      case kMaxUnrolledWindows:
+        HeadsOfRow<kMaxUnrolledWindows>(df, job, row, lane_partials);
+        break;
+      default:  // 0 (a row no window covers: zeros) or more than kMaxUnrolledWindows
+        HeadsOfRow<0>(df, job, row, lane_partials);
     }
   }
-}
-
-// sum_e g[e] * x[e] over n elements (a multiple of 16: whole vectors on every target): four
-// accumulators over interleaved vectors, added pairwise, then the lanes. A term passes through at
-// most n / (4 lanes) + 2 + log2(lanes) additions.
-template <class DF, class T>
-HWY_INLINE float Dot(DF df, const T* g, const T* x, int64_t n) {
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
-  auto sum0 = hn::Zero(df), sum1 = hn::Zero(df), sum2 = hn::Zero(df), sum3 = hn::Zero(df);
-  int64_t e = 0;
-  for (; e + 4 * lanes <= n; e += 4 * lanes) {
-    sum0 = hn::Add(sum0, hn::Mul(LoadAsFloat(df, g + e), LoadAsFloat(df, x + e)));
-    sum1 = hn::Add(sum1, hn::Mul(LoadAsFloat(df, g + e + lanes), LoadAsFloat(df, x + e + lanes)));
-    sum2 = hn::Add(sum2,
-                   hn::Mul(LoadAsFloat(df, g + e + 2 * lanes), LoadAsFloat(df, x + e + 2 * lanes)));
-    sum3 = hn::Add(sum3,
-                   hn::Mul(LoadAsFloat(df, g + e + 3 * lanes), LoadAsFloat(df, x + e + 3 * lanes)));
-  }
-  for (; e < n; e += lanes) {  // AVX-512 with n = 16 * odd: the last vectors
-    sum0 = hn::Add(sum0, hn::Mul(LoadAsFloat(df, g + e), LoadAsFloat(df, x + e)));
-  }
-  return hn::GetLane(hn::SumOfLanes(df, hn::Add(hn::Add(sum0, sum1), hn::Add(sum2, sum3))));
-}
-
-// Input rows are prefetched kPrefetchBytes ahead, a cache line at a time, as the elementwise
-// kernels' streams are (common/simd_streams-inl.h): the dots compute between loads.
-template <class T>
-void WeightGradWindows(const WindowItems& job, int64_t item) {
-  constexpr int64_t kLineElements = 64 / sizeof(T);
-  const hn::ScalableTag<float> df;
-  const int64_t row_elements = job.heads * job.head_dim;
-  const T* grad = static_cast<const T*>(job.grad);
-  const T* input = static_cast<const T*>(job.input);
   float* partial = job.weight_partials + item * job.block_size * job.heads;
-  std::fill(partial, partial + job.block_size * job.heads, 0.0f);
-  const int64_t first = item * job.windows_per_item;
-  const int64_t last = std::min(job.windows, first + job.windows_per_item);
-  for (int64_t window = first; window < last; ++window) {
-    for (int64_t j = 0; j < job.block_size; ++j) {
-      const int64_t row = job.window_first_row[window] + j;
-      const T* row_start = input + row * row_elements;
-      for (int64_t b = 0; b < row_elements; b += kLineElements) PrefetchAhead(row_start + b);
-      for (int64_t n = 0; n < job.heads; ++n) {
-        const T* g = grad + window * row_elements + n * job.head_dim;
-        const T* x = input + row * row_elements + n * job.head_dim;
-        partial[j * job.heads + n] += Dot(df, g, x, job.head_dim);
-      }
-    }
+  for (int64_t i = 0; i < job.block_size * job.heads; ++i) {
+    partial[i] = hn::GetLane(hn::SumOfLanes(df, hn::Load(df, lane_partials + i * lanes)));
   }
 }
 
-void InputGradItem(const WindowItems& job, int64_t item) {
-  VisitFloatElement(job.dtype, [&](auto* type) {
-    InputGradRows<std::remove_pointer_t<decltype(type)>>(job, item);
-  });
-}
-
-void WeightGradItem(const WindowItems& job, int64_t item) {
-  VisitFloatElement(job.dtype, [&](auto* type) {
-    WeightGradWindows<std::remove_pointer_t<decltype(type)>>(job, item);
-  });
+void RowItem(const WindowItems& job, int64_t item) {
+  VisitFloatElement(job.dtype,
+                    [&](auto* type) { Rows<std::remove_pointer_t<decltype(type)>>(job, item); });
 }
 
 }  // namespace aclnn_check::nsa_compress_grad::HWY_NAMESPACE
@@ -159,6 +220,8 @@ HWY_AFTER_NAMESPACE();
 namespace aclnn_check::nsa_compress_grad {
 namespace {
 
+// Items of 8 strides of rows: a (j, n) partial sums at most 8 windows' terms in an item, as the
+// README's rounding count assumes.
 constexpr int64_t kWindowsPerItem = 8;
 
 // Adds the item partials pairwise in a fixed tree; the total ends in item 0.
@@ -174,8 +237,7 @@ void CombinePartials(float* partials, int64_t items, int64_t size) {
 
 }  // namespace
 
-HWY_EXPORT(InputGradItem);
-HWY_EXPORT(WeightGradItem);
+HWY_EXPORT(RowItem);
 
 void SimdCompute(const OpArgs& args, void* workspace) {
   const TensorView& grad = *args.tensor(kOutputGrad);
@@ -201,14 +263,9 @@ void SimdCompute(const OpArgs& args, void* workspace) {
 
   const std::vector<Sequence> sequences = Sequences(args.param<std::vector<int64_t>>(kActSeqLen),
                                                     job.tokens, job.block_size, job.stride);
-  std::vector<int64_t> window_first_row;
-  for (const Sequence& sequence : sequences) {
-    for (int64_t i = 0; i < sequence.windows; ++i) {
-      window_first_row.push_back(sequence.start + i * job.stride);
-    }
-  }
-  job.windows = std::min<int64_t>(grad.shape[0], static_cast<int64_t>(window_first_row.size()));
-  job.window_first_row = window_first_row.data();
+  int64_t windows = 0;
+  for (const Sequence& sequence : sequences) windows += sequence.windows;
+  job.windows = std::min(grad.shape[0], windows);
   const size_t tokens = static_cast<size_t>(job.tokens);
   std::vector<int64_t> first_covering(tokens, 0), covering(tokens, 0), first_weight_row(tokens, 0);
   for (const Sequence& sequence : sequences) {
@@ -229,23 +286,16 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   job.row_first_covering = first_covering.data();
   job.row_covering = covering.data();
   job.row_first_weight_row = first_weight_row.data();
-  job.rows_per_item = std::max<int64_t>(1, 65536 / (job.heads * job.head_dim));
-  job.windows_per_item = kWindowsPerItem;
-
-  const int64_t row_items = (job.tokens + job.rows_per_item - 1) / job.rows_per_item;
-  CpuThreadPool().ForEachItem(row_items, [&](int64_t item) {
-    HWY_DYNAMIC_DISPATCH(InputGradItem)(job, item);
-  });
+  job.rows_per_item = kWindowsPerItem * job.stride;
 
   const int64_t weight_elements = job.block_size * job.heads;
-  const int64_t window_items = (job.windows + kWindowsPerItem - 1) / kWindowsPerItem;
-  std::vector<float> partials(
-      static_cast<size_t>(std::max<int64_t>(window_items, 1) * weight_elements), 0.0f);
+  const int64_t items = (job.tokens + job.rows_per_item - 1) / job.rows_per_item;
+  std::vector<float> partials(static_cast<size_t>(items * weight_elements), 0.0f);
   job.weight_partials = partials.data();
-  CpuThreadPool().ForEachItem(window_items, [&](int64_t item) {
-    HWY_DYNAMIC_DISPATCH(WeightGradItem)(job, item);
+  CpuThreadPool().ForEachItem(items, [&](int64_t item) {
+    HWY_DYNAMIC_DISPATCH(RowItem)(job, item);
   });
-  CombinePartials(partials.data(), window_items, weight_elements);
+  CombinePartials(partials.data(), items, weight_elements);
   WriteFromFloat(*args.tensor(kWeightGrad),
                  std::span<const float>(partials.data(), static_cast<size_t>(weight_elements)));
 }

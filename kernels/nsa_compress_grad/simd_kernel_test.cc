@@ -68,6 +68,7 @@ const Case kCases[] = {
     {std::vector<int64_t>{0, 40, 41, 120, 200}, 200, 3, 32, 48, 16},  // short and empty sequences
     {std::vector<int64_t>{100, 300}, 300, 2, 16, 64, 16, true},
     {std::nullopt, 1000, 4, 64, 128, 32},
+    {std::vector<int64_t>{150, 400}, 400, 2, 48, 128, 16},  // up to 8 windows cover a row
 };
 
 TEST(NsaCompressGradSimd, InputGradMatchesPortableKernelBitForBitOnEveryTarget) {

@@ -1,5 +1,5 @@
 // What the SIMD NsaCompressGrad kernel's items share (simd_kernel.cc): the problem in TND layout,
-// the sequence of every input row and the first input row of every window.
+// the windows that cover every input row, and where each item leaves its weightGrad partial.
 #pragma once
 
 #include <cstdint>
@@ -22,10 +22,8 @@ struct WindowItems {
   const int64_t* row_first_covering = nullptr;
   const int64_t* row_covering = nullptr;
   const int64_t* row_first_weight_row = nullptr;
-  const int64_t* window_first_row = nullptr;  // [windows]
-  int64_t rows_per_item = 0;                  // inputGrad items
-  int64_t windows_per_item = 0;               // weightGrad items
-  float* weight_partials = nullptr;           // [weightGrad items][block_size * heads]
+  int64_t rows_per_item = 0;
+  float* weight_partials = nullptr;  // [items][block_size * heads]
 };
 
 }  // namespace aclnn_check::nsa_compress_grad
