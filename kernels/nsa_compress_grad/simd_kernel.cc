@@ -18,7 +18,7 @@
 #include "common/float_element.h"
 #include "common/simd_float_io-inl.h"
 #include "common/simd_streams-inl.h"
-#include "hwy/aligned_allocator.h"
+#include "common/thread_scratch.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "nsa_compress_grad/simd_windows.h"
 
@@ -46,19 +46,6 @@ struct RowWork {
   const T* input;
   T* input_grad;
 };
-
-// The item's per-thread buffer: float32 copies of the outputGrad rows that its rows use, then its
-// weightGrad partial in vectors ([l * N][lanes]). Grows to the largest item and stays.
-float* ItemScratch(size_t floats) {
-  thread_local hwy::AlignedFreeUniquePtr<float[]> scratch;
-  thread_local size_t capacity = 0;
-  if (capacity < floats) {
-    scratch = hwy::AllocateAligned<float>(floats);
-    HWY_ASSERT(scratch);
-    capacity = floats;
-  }
-  return scratch.get();
-}
 
 // Every head of one row, kWindows of them unrolled (0: the covering count at run time).
 //   inputGrad[e] = sum over the windows in order of w_k * g_k[e], from 0, a product and an add
@@ -157,10 +144,12 @@ void Rows(const WindowItems& job, int64_t item) {
     window_end = std::max(window_end, job.row_first_covering[t] + job.row_covering[t]);
   }
   window_begin = std::min(window_begin, window_end);
-  // Every outputGrad row is used by up to block_size input rows: converted once per item.
+  // The thread's buffer holds float32 copies of those outputGrad rows (each serves up to
+  // block_size input rows: converted once per item), then the item's weightGrad partial in
+  // vectors, [l * N][lanes].
   const size_t grad_floats = static_cast<size_t>((window_end - window_begin) * row_elements);
   const size_t partial_floats = static_cast<size_t>(job.block_size * job.heads * lanes);
-  float* const grad32 = ItemScratch(grad_floats + partial_floats);
+  float* const grad32 = ThreadScratchFloats(grad_floats + partial_floats);
   float* const lane_partials = grad32 + grad_floats;
   const T* grad = static_cast<const T*>(job.grad) + window_begin * row_elements;
   for (size_t i = 0; i < grad_floats; i += static_cast<size_t>(lanes)) {
