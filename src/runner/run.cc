@@ -236,6 +236,14 @@ int Run(const RunOptions& options) {
     if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 != options.shard_index) continue;
     selected.push_back(&point);
   }
+  // A gate that tested nothing must not pass: a filter with a typo, or case paths without a case
+  // file, select no point at all. An empty shard of a non-empty selection (more shards than
+  // points) is not an error.
+  if (position == 0) {
+    std::cerr << "aclnn-check: --filter '" << options.filter << "' selects none of the "
+              << points.size() << " test points of the given case files; nothing was run\n";
+    return 2;
+  }
   if (options.list_only) {
     for (const TestPoint* point : selected) std::cout << point->id << "\n";
     return 0;

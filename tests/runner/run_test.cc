@@ -132,6 +132,32 @@ TEST(Run, BadCaseFileExitsTwoAndKeepsTheEarlierReport) {
   EXPECT_EQ(ReadFile(dir.path() / "report/report.json"), before);
 }
 
+TEST(Run, AFilterThatSelectsNothingIsBadInputButAnEmptyShardIsNot) {
+  TempDir dir;
+  dir.Write("cases/smoke.json", kSmokeCase);
+  ASSERT_EQ(aclnn_check::Run(Options(dir, "report")), 0);
+  const std::string before = ReadFile(dir.path() / "report/report.json");
+  RunOptions typo = Options(dir, "report");
+  typo.filter = "smok_*";
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(aclnn_check::Run(typo), 2);
+  const std::string error = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(error.find("--filter 'smok_*' selects none of the"), std::string::npos) << error;
+  EXPECT_EQ(ReadFile(dir.path() / "report/report.json"), before);
+
+  RunOptions listed = typo;
+  listed.list_only = true;
+  EXPECT_EQ(aclnn_check::Run(listed), 2);
+
+  // Two points selected, split over three shards: the third is empty and passes.
+  RunOptions shard = Options(dir, "shard3");
+  shard.filter = "smoke/dtype=float32/shape=5/layout=[cs]*";
+  shard.shard_index = 3;
+  shard.shard_total = 3;
+  EXPECT_EQ(aclnn_check::Run(shard), 0);
+  EXPECT_EQ(ReadJson(dir.path() / "shard3/report.json").at("totals").at("test_points"), 0);
+}
+
 TEST(Run, UnknownSocAndMissingProviderAreBadInput) {
   TempDir dir;
   dir.Write("cases/smoke.json", kSmokeCase);
