@@ -72,9 +72,20 @@ HWY_INLINE hn::Vec<DF> LoadAsFloat(DF df, const hwy::float16_t* p) {
   }
 }
 
-template <class DF>
-HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, float* p) {
-  hn::StoreU(v, df, p);
+// Writes a whole vector: with kStream, non-temporally where the target has a streaming store of
+// the vector's width (the caller aligns p to it), else as a plain store.
+template <bool kStream, class D>
+HWY_INLINE void PutVector(hn::Vec<D> v, D d, hn::TFromD<D>* p) {
+  if constexpr (kStream && hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) >= 16) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+
+template <bool kStream, class DF>
+HWY_INLINE void PutRounded(hn::Vec<DF> v, DF df, float* p) {
+  PutVector<kStream>(v, df, p);
 }
 
 // AVX512-BF16's vcvtneps2bf16 rounds to nearest even and quiets NaNs as EncodeBFloat16 does, but
@@ -82,16 +93,20 @@ HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, float* p) {
 // AMD EPYC (Zen 5), 1 thread, it cut SwiGlu's bfloat16 time by a quarter and NsaCompressGrad's and
 // Hardswish's by a fifth. Inline assembly, because Highway 1.0's AVX-512 targets do not enable the
 // instruction for the compiler.
-template <class DF>
-HWY_INLINE bool StoreWithAvx512Bf16([[maybe_unused]] hn::Vec<DF> v,
-                                    [[maybe_unused]] hwy::bfloat16_t* p) {
+template <bool kStream, class DF>
+HWY_INLINE bool PutWithAvx512Bf16([[maybe_unused]] hn::Vec<DF> v,
+                                  [[maybe_unused]] hwy::bfloat16_t* p) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   if constexpr (sizeof(v.raw) == 64) {
     constexpr int kSubnormal = 0x20;  // vfpclassps category
     if (Avx512Bf16Enabled() && _mm512_fpclass_ps_mask(v.raw, kSubnormal) == 0) {
       __m256i bits;
       asm("vcvtneps2bf16 %1, %0" : "=v"(bits) : "v"(v.raw));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), bits);
+      if constexpr (kStream) {
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(p), bits);
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), bits);
+      }
       return true;
     }
   }
@@ -99,9 +114,9 @@ HWY_INLINE bool StoreWithAvx512Bf16([[maybe_unused]] hn::Vec<DF> v,
   return false;
 }
 
-template <class DF>
-HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF /* df */, hwy::bfloat16_t* p) {
-  if (StoreWithAvx512Bf16<DF>(v, p)) return;
+template <bool kStream, class DF>
+HWY_INLINE void PutRounded(hn::Vec<DF> v, DF /* df */, hwy::bfloat16_t* p) {
+  if (PutWithAvx512Bf16<kStream, DF>(v, p)) return;
   // Unsigned lanes: logical shifts need no masking, and the carry below wraps without UB.
   const hn::RebindToUnsigned<DF> du;
   const hn::RebindToSigned<DF> di;
@@ -114,14 +129,15 @@ HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF /* df */, hwy::bfloat16_t* p) {
   const auto rounded = hn::ShiftRight<16>(hn::Add(hn::Add(bits, hn::Set(du, 0x7FFF)), odd));
   const auto quiet_nan = hn::Or(high, hn::Set(du, 0x40));
   const auto encoded = hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet_nan, rounded);
-  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, encoded)), du16, reinterpret_cast<uint16_t*>(p));
+  PutVector<kStream>(hn::DemoteTo(du16, hn::BitCast(di, encoded)), du16,
+                     reinterpret_cast<uint16_t*>(p));
 }
 
-template <class DF>
-HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, hwy::float16_t* p) {
+template <bool kStream, class DF>
+HWY_INLINE void PutRounded(hn::Vec<DF> v, DF df, hwy::float16_t* p) {
   if constexpr (kHardwareHalf) {
     const hn::Rebind<hwy::float16_t, DF> dh;
-    hn::StoreU(hn::DemoteTo(dh, v), dh, p);  // vcvtps2ph, round to nearest even
+    PutVector<kStream>(hn::DemoteTo(dh, v), dh, p);  // vcvtps2ph, round to nearest even
   } else {
     const hn::RebindToSigned<DF> di;
     const hn::Rebind<uint16_t, DF> du16;
@@ -146,8 +162,23 @@ HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, hwy::float16_t* p) {
     const auto encoded =
         hn::IfThenElse(hn::Lt(magnitude, hn::Set(di, 0x38800000)), tiny,
                        hn::IfThenElse(hn::Lt(magnitude, hn::Set(di, 0x47800000)), normal, huge));
-    hn::StoreU(hn::DemoteTo(du16, hn::Or(sign16, encoded)), du16, reinterpret_cast<uint16_t*>(p));
+    PutVector<kStream>(hn::DemoteTo(du16, hn::Or(sign16, encoded)), du16,
+                       reinterpret_cast<uint16_t*>(p));
   }
+}
+
+// A float32 vector rounded once to T's encoding and stored.
+template <class DF, class T>
+HWY_INLINE void StoreRounded(hn::Vec<DF> v, DF df, T* p) {
+  PutRounded<false>(v, df, p);
+}
+
+// The same, written past the caches (a non-temporal store, no read for ownership of the line)
+// where the target can; p aligned to Lanes(df) elements of T. The caller ends its run of
+// streamed stores with hwy::FlushStream() before another thread may read them.
+template <class DF, class T>
+HWY_INLINE void StreamRounded(hn::Vec<DF> v, DF df, T* p) {
+  PutRounded<true>(v, df, p);
 }
 
 }  // namespace aclnn_check::simd::HWY_NAMESPACE

@@ -9,6 +9,7 @@
 // so a kernel chooses. Where it prefetches, the line goes to L2 only (prefetcht1): LayerNorm's
 // rows ran 32-38 % faster in float32 than with prefetcht0, which held L1's few miss buffers for
 // lines that were not needed yet; the elementwise kernels were within noise either way.
+// Outputs may be streamed past the caches (common/cpu_features.h StreamOutputs says when).
 //
 // Include after hwy/highway.h inside a foreach_target.h translation unit.
 #if defined(ACLNN_CHECK_KERNELS_COMMON_SIMD_STREAMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -23,6 +24,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/simd_float_io-inl.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -42,31 +45,49 @@ HWY_INLINE void PrefetchAhead(const T* p, size_t bytes = kPrefetchBytes) {
 enum class Prefetch { kInputs, kNone };
 
 // streams[0, kInputs) are read, the others written; the inputs are prefetched kPrefetchBytes
-// ahead unless kPrefetch is kNone. step(std::array<T*, kStreams> at) handles the Lanes(df)
-// elements starting at each pointer.
+// ahead unless kPrefetch is kNone. step(std::array<T*, kStreams> at, store) handles the Lanes(df)
+// elements starting at each pointer and writes each output vector v with store(v, at[s]): past
+// the caches (StreamRounded) when stream_outputs is set and every output stream is aligned to a
+// vector, else with plain stores.
 template <size_t kInputs, Prefetch kPrefetch, class DF, class T, size_t kStreams, class Step>
 HWY_INLINE void ForEachVector(DF df, const std::array<T*, kStreams>& streams, size_t n,
-                              const Step& step) {
+                              bool stream_outputs, const Step& step) {
   const size_t lanes = hn::Lanes(df);
-  size_t i = 0;
-  std::array<T*, kStreams> at;
-  for (; i + lanes <= n; i += lanes) {
-    for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
-    if constexpr (kPrefetch == Prefetch::kInputs) {
-      for (size_t s = 0; s < kInputs; ++s) PrefetchAhead(at[s]);
+  const auto body = [&](const auto& store) {
+    size_t i = 0;
+    std::array<T*, kStreams> at;
+    for (; i + lanes <= n; i += lanes) {
+      for (size_t s = 0; s < kStreams; ++s) at[s] = streams[s] + i;
+      if constexpr (kPrefetch == Prefetch::kInputs) {
+        for (size_t s = 0; s < kInputs; ++s) PrefetchAhead(at[s]);
+      }
+      step(at, store);
     }
-    step(at);
+    return i;
+  };
+  const auto cached = [&](hn::Vec<DF> v, T* p) { StoreRounded(v, df, p); };
+  bool aligned = true;
+  for (size_t s = kInputs; s < kStreams; ++s) {
+    aligned = aligned && reinterpret_cast<uintptr_t>(streams[s]) % (lanes * sizeof(T)) == 0;
+  }
+  size_t i = 0;
+  if (stream_outputs && aligned) {
+    i = body([&](hn::Vec<DF> v, T* p) { StreamRounded(v, df, p); });
+    hwy::FlushStream();  // the streamed lines are visible before the item counts as done
+  } else {
+    i = body(cached);
   }
   if (i == n) return;
   const size_t rest = n - i;
   constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
   alignas(HWY_MAX_BYTES) T buffers[kStreams][kMaxLanes];
   std::memset(buffers, 0, sizeof(buffers));
+  std::array<T*, kStreams> at;
   for (size_t s = 0; s < kStreams; ++s) {
     if (s < kInputs) std::memcpy(buffers[s], streams[s] + i, rest * sizeof(T));
     at[s] = buffers[s];
   }
-  step(at);
+  step(at, cached);
   for (size_t s = kInputs; s < kStreams; ++s) {
     std::memcpy(streams[s] + i, buffers[s], rest * sizeof(T));
   }

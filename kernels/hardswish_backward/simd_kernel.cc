@@ -17,31 +17,32 @@ namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::Prefetch;
-using simd::HWY_NAMESPACE::StoreRounded;
 
 template <class T>
-void Span(const T* grad, const T* self, T* out, size_t n) {
+void Span(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
   const hn::ScalableTag<float> df;
   const auto three = hn::Set(df, 3.0f);
   const auto minus_three = hn::Set(df, -3.0f);
   const auto half = hn::Set(df, 0.5f);
   ForEachVector<2, Prefetch::kNone>(
-      df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n,
-      [&](const std::array<T*, 3>& at) {
+      df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n, stream_outputs,
+      [&](const std::array<T*, 3>& at, const auto& store) {
         const auto g = LoadAsFloat(df, at[0]);
         const auto x = LoadAsFloat(df, at[1]);
         const auto inside = hn::Mul(g, hn::Add(hn::Div(x, three), half));
         // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
         const auto result =
             hn::IfThenZeroElse(hn::Lt(x, minus_three), hn::IfThenElse(hn::Gt(x, three), g, inside));
-        StoreRounded(result, df, at[2]);
+        store(result, at[2]);
       });
 }
 
-void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, size_t n) {
+void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, size_t n,
+                    bool stream_outputs) {
   VisitFloatElement(dtype, [&](auto* type) {
     using T = std::remove_pointer_t<decltype(type)>;
-    Span(static_cast<const T*>(grad), static_cast<const T*>(self), static_cast<T*>(out), n);
+    Span(static_cast<const T*>(grad), static_cast<const T*>(self), static_cast<T*>(out), n,
+         stream_outputs);
   });
 }
 
@@ -49,6 +50,7 @@ void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, 
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "common/cpu_features.h"
 #include "common/parallel_chunks.h"
 
 namespace aclnn_check::hardswish_backward {
@@ -64,11 +66,12 @@ void SimdCompute(const OpArgs& args, void* workspace) {
     return;
   }
   const size_t size = DTypeSize(out.dtype);
+  const bool stream_outputs = simd::StreamOutputs(3 * static_cast<uint64_t>(out.numel()) * size);
   ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
     const size_t skip = static_cast<size_t>(begin) * size;
     HWY_DYNAMIC_DISPATCH(ContiguousSpan)
     (out.dtype, FirstElement(grad) + skip, FirstElement(self) + skip, FirstElement(out) + skip,
-     static_cast<size_t>(end - begin));
+     static_cast<size_t>(end - begin), stream_outputs);
   });
 }
 

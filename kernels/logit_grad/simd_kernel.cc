@@ -20,10 +20,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::Prefetch;
-using simd::HWY_NAMESPACE::StoreRounded;
 
 template <class T>
-void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t n) {
+void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t n,
+          bool stream_outputs) {
   const hn::ScalableTag<float> df;
   const auto lo = hn::Set(df, table.lo);
   const auto hi = hn::Set(df, table.hi);
@@ -34,9 +34,9 @@ void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t
   // The mode is chosen once per span, outside the loop.
   const auto run = [&](const auto& compute) {
     ForEachVector<2, Prefetch::kNone>(
-        df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n,
-        [&](const std::array<T*, 3>& at) {
-          StoreRounded(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), df, at[2]);
+        df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n, stream_outputs,
+        [&](const std::array<T*, 3>& at, const auto& store) {
+          store(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), at[2]);
         });
   };
   using V = hn::Vec<decltype(df)>;
@@ -58,10 +58,11 @@ void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t
 }
 
 void ContiguousSpan(const FloatTable& table, DType dtype, const void* x, const void* dy, void* out,
-                    size_t n) {
+                    size_t n, bool stream_outputs) {
   VisitFloatElement(dtype, [&](auto* type) {
     using T = std::remove_pointer_t<decltype(type)>;
-    Span(table, static_cast<const T*>(x), static_cast<const T*>(dy), static_cast<T*>(out), n);
+    Span(table, static_cast<const T*>(x), static_cast<const T*>(dy), static_cast<T*>(out), n,
+         stream_outputs);
   });
 }
 
@@ -69,6 +70,7 @@ void ContiguousSpan(const FloatTable& table, DType dtype, const void* x, const v
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "common/cpu_features.h"
 #include "common/parallel_chunks.h"
 
 namespace aclnn_check::logit_grad {
@@ -85,11 +87,12 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   }
   const FloatTable table = FloatTableOf(EpsOf(args));
   const size_t size = DTypeSize(out.dtype);
+  const bool stream_outputs = simd::StreamOutputs(3 * static_cast<uint64_t>(out.numel()) * size);
   ParallelRanges(out.numel(), kElementsPerItem, [&](int64_t begin, int64_t end) {
     const size_t skip = static_cast<size_t>(begin) * size;
     HWY_DYNAMIC_DISPATCH(ContiguousSpan)
     (table, out.dtype, FirstElement(x) + skip, FirstElement(dy) + skip, FirstElement(out) + skip,
-     static_cast<size_t>(end - begin));
+     static_cast<size_t>(end - begin), stream_outputs);
   });
 }
 

@@ -20,7 +20,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::Prefetch;
-using simd::HWY_NAMESPACE::StoreRounded;
 
 // e^t = 2^k * e^r for t in [-20, 89]: k = round(t / ln 2) as a float (with_k holds it in its low
 // bits: t / ln 2 + 1.5 * 2^23, so no float-to-int conversion, which is undefined on NaN for
@@ -98,15 +97,15 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
       df,
       std::array<T*, 5>{const_cast<T*>(a_in), const_cast<T*>(b_in), const_cast<T*>(g_in), da_out,
                         db_out},
-      n, [&](const std::array<T*, 5>& at) {
+      n, /*stream_outputs=*/false, [&](const std::array<T*, 5>& at, const auto& store) {
         const auto a = LoadAsFloat(df, at[0]);
         const auto b = LoadAsFloat(df, at[1]);
         const auto g = LoadAsFloat(df, at[2]);
         const auto s = SigmoidLikeKernel(df, a);
         const auto n_term = hn::Mul(hn::Mul(s, a), g);
         const auto m_term = hn::Mul(hn::Mul(hn::MulAdd(hn::NegMulAdd(s, s, s), a, s), b), g);
-        StoreRounded(m_term, df, at[3]);
-        StoreRounded(n_term, df, at[4]);
+        store(m_term, at[3]);
+        store(n_term, at[4]);
       });
 }
 

@@ -1,6 +1,6 @@
 // The SIMD kernels' float16/bfloat16 loads and stores (kernels/common/simd_float_io-inl.h) against
 // core/dtype's scalar encodings, bit for bit, on every Highway target this machine runs, with and
-// without AVX512-BF16's conversion instruction.
+// without AVX512-BF16's conversion instruction, plain and streamed (non-temporal).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/simd_float_io_test.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -11,18 +11,26 @@
 #include <vector>
 
 #include "common/simd_float_io-inl.h"
+#include "hwy/cache_control.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::testing::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// n must be a multiple of every target's lane count (a multiple of 64 is).
-template <class T>
+// n must be a multiple of every target's lane count (a multiple of 64 is); streamed, out must be
+// aligned to a vector of T.
+template <class T, bool kStream>
 void StoreAll(const float* in, uint16_t* out, size_t n) {
   const hn::ScalableTag<float> df;
   for (size_t i = 0; i < n; i += hn::Lanes(df)) {
-    simd::HWY_NAMESPACE::StoreRounded(hn::LoadU(df, in + i), df, reinterpret_cast<T*>(out + i));
+    const auto v = hn::LoadU(df, in + i);
+    if constexpr (kStream) {
+      simd::HWY_NAMESPACE::StreamRounded(v, df, reinterpret_cast<T*>(out + i));
+    } else {
+      simd::HWY_NAMESPACE::StoreRounded(v, df, reinterpret_cast<T*>(out + i));
+    }
   }
+  if constexpr (kStream) hwy::FlushStream();
 }
 
 template <class T>
@@ -35,9 +43,17 @@ void LoadAll(const uint16_t* in, float* out, size_t n) {
 }
 
 void StoreBFloat16(const float* in, uint16_t* out, size_t n) {
-  StoreAll<hwy::bfloat16_t>(in, out, n);
+  StoreAll<hwy::bfloat16_t, false>(in, out, n);
 }
-void StoreHalf(const float* in, uint16_t* out, size_t n) { StoreAll<hwy::float16_t>(in, out, n); }
+void StreamBFloat16(const float* in, uint16_t* out, size_t n) {
+  StoreAll<hwy::bfloat16_t, true>(in, out, n);
+}
+void StoreHalf(const float* in, uint16_t* out, size_t n) {
+  StoreAll<hwy::float16_t, false>(in, out, n);
+}
+void StreamHalf(const float* in, uint16_t* out, size_t n) {
+  StoreAll<hwy::float16_t, true>(in, out, n);
+}
 void LoadBFloat16(const uint16_t* in, float* out, size_t n) {
   LoadAll<hwy::bfloat16_t>(in, out, n);
 }
@@ -57,6 +73,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "common/cpu_features.h"
 #include "core/dtype.h"
+#include "hwy/aligned_allocator.h"
 #include "hwy/targets.h"
 #include "support/simd_targets.h"
 
@@ -64,7 +81,9 @@ namespace aclnn_check::testing {
 namespace {
 
 HWY_EXPORT(StoreBFloat16);
+HWY_EXPORT(StreamBFloat16);
 HWY_EXPORT(StoreHalf);
+HWY_EXPORT(StreamHalf);
 HWY_EXPORT(LoadBFloat16);
 HWY_EXPORT(LoadHalf);
 
@@ -101,8 +120,9 @@ const std::vector<float>& FloatsAroundEverySixteenBitValue() {
 template <class Store>
 int64_t CountMismatches(const Store& store, uint16_t (*encode)(double), const std::string& what) {
   const std::vector<float>& values = FloatsAroundEverySixteenBitValue();
-  std::vector<uint16_t> stored(values.size());
-  store(values.data(), stored.data(), values.size());
+  const hwy::AlignedFreeUniquePtr<uint16_t[]> stored =
+      hwy::AllocateAligned<uint16_t>(values.size());
+  store(values.data(), stored.get(), values.size());
   int64_t mismatches = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     const uint16_t expected = encode(static_cast<double>(values[i]));
@@ -135,28 +155,35 @@ int64_t CountLoadMismatches(const Load& load, double (*decode)(uint16_t), const 
   return mismatches;
 }
 
-std::string Context(int64_t target, bool avx512_bf16) {
-  return std::string(hwy::TargetName(target)) + (avx512_bf16 ? " with" : " without") +
-         " AVX512-BF16";
+std::string Context(int64_t target, bool streamed, bool avx512_bf16) {
+  return std::string(hwy::TargetName(target)) + (streamed ? " streamed" : " stored") +
+         (avx512_bf16 ? " with" : " without") + " AVX512-BF16";
 }
 
 TEST(SimdFloatIo, BFloat16StoresRoundAsTheScalarEncoderOnEveryTarget) {
   for (int64_t target : TargetsToSweep()) {
-    for (bool avx512_bf16 : {true, false}) {
-      ForcedTarget forced(target);
-      ForcedAvx512Bf16 instruction(avx512_bf16);
-      const std::string context = Context(target, avx512_bf16);
-      EXPECT_EQ(CountMismatches(HWY_DYNAMIC_DISPATCH(StoreBFloat16), &EncodeBFloat16, context), 0)
-          << context;
+    for (bool streamed : {false, true}) {
+      for (bool avx512_bf16 : {true, false}) {
+        ForcedTarget forced(target);
+        ForcedAvx512Bf16 instruction(avx512_bf16);
+        const std::string context = Context(target, streamed, avx512_bf16);
+        const auto store =
+            streamed ? HWY_DYNAMIC_DISPATCH(StreamBFloat16) : HWY_DYNAMIC_DISPATCH(StoreBFloat16);
+        EXPECT_EQ(CountMismatches(store, &EncodeBFloat16, context), 0) << context;
+      }
     }
   }
 }
 
 TEST(SimdFloatIo, HalfStoresRoundAsTheScalarEncoderOnEveryTarget) {
   for (int64_t target : TargetsToSweep()) {
-    ForcedTarget forced(target);
-    const std::string context = hwy::TargetName(target);
-    EXPECT_EQ(CountMismatches(HWY_DYNAMIC_DISPATCH(StoreHalf), &EncodeHalf, context), 0) << context;
+    for (bool streamed : {false, true}) {
+      ForcedTarget forced(target);
+      const std::string context = Context(target, streamed, simd::Avx512Bf16Enabled());
+      const auto store =
+          streamed ? HWY_DYNAMIC_DISPATCH(StreamHalf) : HWY_DYNAMIC_DISPATCH(StoreHalf);
+      EXPECT_EQ(CountMismatches(store, &EncodeHalf, context), 0) << context;
+    }
   }
 }
 
