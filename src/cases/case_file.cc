@@ -8,6 +8,7 @@
 #include "cases/case_schema.h"
 #include "cases/special_value.h"
 #include "core/status.h"
+#include "validation/json_integers.h"
 #include "validation/json_schema.h"
 
 namespace aclnn_check {
@@ -90,7 +91,7 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
       const ParamKind kind = c.op->params()[*c.op->ParamIndex(param)].kind;
       for (size_t i = 0; i < values.size(); ++i) {
         const json& v = values[i];
-        const bool ok = v.is_null() || (kind == ParamKind::kInt64 && v.is_number_integer()) ||
+        const bool ok = v.is_null() || (kind == ParamKind::kInt64 && ExactInt64(v)) ||
                         (kind == ParamKind::kDouble && (v.is_number() || v.is_string())) ||
                         (kind == ParamKind::kString && v.is_string()) ||
                         (kind == ParamKind::kIntArray && v.is_array()) ||

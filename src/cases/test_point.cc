@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/status.h"
+#include "validation/json_integers.h"
 
 namespace aclnn_check {
 namespace {
@@ -47,17 +48,24 @@ double JsonToDouble(const json& value) {
   return value.get<double>();
 }
 
+std::vector<int64_t> RequireInt64s(const json& value) {
+  if (!value.is_array()) throw std::invalid_argument("an array of integers, found " + value.dump());
+  std::vector<int64_t> ints;
+  for (const json& item : value) ints.push_back(RequireInt64(item));
+  return ints;
+}
+
 ParamValue ToParam(ParamKind kind, const json& value) {
   if (value.is_null()) return std::monostate{};
   switch (kind) {
     case ParamKind::kInt64:
-      return value.get<int64_t>();
+      return RequireInt64(value);
     case ParamKind::kDouble:
       return JsonToDouble(value);
     case ParamKind::kString:
       return value.get<std::string>();
     case ParamKind::kIntArray:
-      return value.get<std::vector<int64_t>>();
+      return RequireInt64s(value);
     case ParamKind::kBoolArray:
       return value.get<std::vector<bool>>();
   }
@@ -75,7 +83,7 @@ void ApplyOverride(const Operator& op, const std::string& kind, const std::strin
   const size_t index = *op.TensorIndex(target);
   auto& tensor = point.plan.tensors[index];
   if (!tensor) tensor = TensorPlan{point.dtype, {}};
-  if (kind == "shape") tensor->shape = value.get<Dims>();
+  if (kind == "shape") tensor->shape = RequireInt64s(value);
   if (kind == "dtype") tensor->dtype = *ParseDType(value.get<std::string>());
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "validation/json_integers.h"
+
 namespace aclnn_check {
 namespace {
 
@@ -46,13 +48,13 @@ std::vector<std::optional<TensorPlan>> TensorPlans(const Operator& op, const nlo
     TensorPlan plan{*dtype, {}};
     uint64_t elements = 1;
     for (const nlohmann::json& dim : entry.at("shape")) {
-      if (!dim.is_number_integer() || dim.get<int64_t>() < 0 ||
-          dim.get<int64_t>() > static_cast<int64_t>(kMaxDatasetElements)) {
+      const std::optional<int64_t> size = ExactInt64(dim);
+      if (!size || *size < 0 || *size > static_cast<int64_t>(kMaxDatasetElements)) {
         fail(name + ": dimensions between 0 and 2^28");
       }
-      elements *= static_cast<uint64_t>(dim.get<int64_t>());
+      elements *= static_cast<uint64_t>(*size);
       if (elements > kMaxDatasetElements) fail(name + ": at most 2^28 elements");
-      plan.shape.push_back(dim.get<int64_t>());
+      plan.shape.push_back(*size);
     }
     if (plan.shape.size() > static_cast<size_t>(kMaxShapeRank)) {
       fail(name + ": rank at most " + std::to_string(kMaxShapeRank));
@@ -223,8 +225,8 @@ std::vector<ParamValue> ParamsFromJson(const Operator& op, const nlohmann::json&
     }
     switch (slot.kind) {
       case ParamKind::kInt64:
-        if (!value.is_number_integer()) fail("an integer");
-        values.emplace_back(value.get<int64_t>());
+        if (!ExactInt64(value)) fail("an integer within int64's range");
+        values.emplace_back(*ExactInt64(value));
         break;
       case ParamKind::kDouble:
         if (value.is_number()) {
@@ -244,8 +246,9 @@ std::vector<ParamValue> ParamsFromJson(const Operator& op, const nlohmann::json&
         if (!value.is_array() || value.size() > 1024) fail("an array of at most 1024 integers");
         std::vector<int64_t> ints;
         for (const nlohmann::json& v : value) {
-          if (!v.is_number_integer()) fail("an array of integers");
-          ints.push_back(v.get<int64_t>());
+          const std::optional<int64_t> exact = ExactInt64(v);
+          if (!exact) fail("an array of integers within int64's range");
+          ints.push_back(*exact);
         }
         values.emplace_back(std::move(ints));
         break;

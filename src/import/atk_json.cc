@@ -4,6 +4,7 @@
 
 #include "import/python_literal.h"
 #include "validation/input_error.h"
+#include "validation/json_integers.h"
 #include "validation/json_schema.h"
 
 namespace aclnn_check {
@@ -105,10 +106,11 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
       const json& shape = Member(input, "shape", path, at, "a list of dims");
       if (!shape.is_array()) throw InputError(path, at + "/shape", "a list of non-negative dims");
       for (const json& dim : shape) {
-        if (!dim.is_number_integer() || dim.get<int64_t>() < 0) {
+        const std::optional<int64_t> size = ExactInt64(dim);
+        if (!size || *size < 0) {
           throw InputError(path, at + "/shape", "a list of non-negative integer dims");
         }
-        tensor.shape.push_back(dim.get<int64_t>());
+        tensor.shape.push_back(*size);
       }
       tensor.range = RangeOf(input.value("range_values", json()), path, at + "/range_values");
       c.inputs.push_back(std::move(tensor));

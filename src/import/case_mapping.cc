@@ -6,6 +6,7 @@
 #include <map>
 
 #include "cases/input_generator.h"
+#include "validation/json_integers.h"
 
 namespace aclnn_check {
 namespace {
@@ -136,11 +137,12 @@ class Mapping {
 int64_t IntegerAttribute(const Mapping& m, const std::string& name, int64_t fallback) {
   const SourceAttribute* attribute = m.Attribute(name);
   if (!attribute) return fallback;
-  if (!attribute->value.is_number_integer()) {
+  const std::optional<int64_t> value = ExactInt64(attribute->value);
+  if (!value) {
     throw NotExpressible(attribute->column, name + " must be one integer, got " +
                                                 (attribute->range ? "a range" : attribute->value.dump()));
   }
-  return attribute->value.get<int64_t>();
+  return *value;
 }
 
 json SwiGluGrad(Mapping& m) {

@@ -6,6 +6,7 @@
 #include "import/csv_table.h"
 #include "import/python_literal.h"
 #include "validation/input_error.h"
+#include "validation/json_integers.h"
 
 namespace aclnn_check {
 namespace {
@@ -54,10 +55,9 @@ class RowReader {
       if (!shape.is_array()) Bad(column, expected);
       std::vector<int64_t> dims;
       for (const json& dim : shape) {
-        if (!dim.is_number_integer() || dim.get<int64_t>() < 0) {
-          Bad(column, std::string(expected) + " with non-negative integer dims");
-        }
-        dims.push_back(dim.get<int64_t>());
+        const std::optional<int64_t> size = ExactInt64(dim);
+        if (!size || *size < 0) Bad(column, std::string(expected) + " with non-negative integer dims");
+        dims.push_back(*size);
       }
       shapes.push_back(dims);
     }

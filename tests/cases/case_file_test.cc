@@ -146,6 +146,25 @@ TEST(CaseFileErrors, OverrideValueOfTheWrongKindNamesItsAxisEntry) {
       << error.what();
 }
 
+TEST(CaseFileErrors, IntegersBeyondInt64AndFractionsAreNotIntegers) {
+  // Found by the case-file fuzzer: a 95-digit integer literal parses as a double, and converting
+  // it to int64 was undefined behaviour (UBSan) instead of an input error.
+  const std::string huge(95, '5');
+  const InputError beyond = ErrorOf(R"({"name": "t", "op": "NsaCompressGrad",
+      "axes": {"param.actSeqLen": [[0, 128, 256], [0, )" + huge + R"(]]},
+      "expect": {"status": 161002}})");
+  EXPECT_EQ(beyond.pointer(), "/axes/param.actSeqLen/1") << beyond.what();
+  EXPECT_NE(beyond.message().find("an integer within int64's range"), std::string::npos)
+      << beyond.what();
+  // 2^63 fits uint64 but not int64; it used to wrap to -2^63.
+  const InputError wrapped = ErrorOf(R"({"name": "t", "op": "NsaCompressGrad",
+      "axes": {"param.actSeqLen": [[0, 9223372036854775808]]}, "expect": {"status": 161002}})");
+  EXPECT_EQ(wrapped.pointer(), "/axes/param.actSeqLen/0") << wrapped.what();
+  const InputError fraction = ErrorOf(R"({"name": "t", "op": "HardswishBackward",
+      "axes": {"shape.out": [[2.5]]}, "expect": {"status": 161002}})");
+  EXPECT_EQ(fraction.pointer(), "/axes/shape.out/0/0") << fraction.what();  // the schema
+}
+
 TEST(CaseFileErrors, TooManyTestPointsIsRefusedBeforeExpansion) {
   // 400 eps values x 300 shapes = 120,000 points, above the 100,000 a case may expand to.
   std::string eps, shapes;
