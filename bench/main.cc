@@ -1,7 +1,9 @@
 // aclnn_bench: every workload of bench/cases through the cpu provider's aclnn interface, a STREAM
 // triad, and (when built with peers) PyTorch ATen and oneDNN doing the same work, all at one
 // thread count per process:
-//   aclnn_bench --threads=N [--cases=DIR] [--provider=cpu|ref|PATH] [--benchmark_* flags]
+//   aclnn_bench --threads=N [--cases=DIR] [--provider=cpu|ref|PATH] [--simd=TARGET]
+//               [--benchmark_* flags]
+// --simd caps the Highway target of the cpu provider's kernels (src/bench/simd_target.h).
 // The cpu provider's kernels size their thread pool from ACLNN_CPU_THREADS on first use and keep
 // it (the single-threaded kernels before the SIMD work ignore it), so one process measures one
 // thread count: tools/bench-peers runs one process per count and joins their JSON.
@@ -19,6 +21,7 @@
 
 #include "core/build_info.h"
 #include "bench/point_benchmark.h"
+#include "bench/simd_target.h"
 #include "core/product.h"
 #include "provider/device.h"
 #include "provider/provider.h"
@@ -41,6 +44,7 @@ struct BenchArguments {
   int threads = 1;
   std::string cases = ACLNN_BENCH_CASES;  // the source tree's bench/cases
   std::string provider = "cpu";
+  std::string simd;  // empty: the best target the CPU runs
 };
 
 // Takes this program's own flags out of argv, leaving Google Benchmark's. Throws
@@ -61,6 +65,8 @@ BenchArguments TakeArguments(int& argc, char** argv) {
       arguments.cases = value("--cases=");
     } else if (arg.rfind("--provider=", 0) == 0) {
       arguments.provider = value("--provider=");
+    } else if (arg.rfind("--simd=", 0) == 0) {
+      arguments.simd = value("--simd=");
     } else {
       argv[kept++] = argv[i];
     }
@@ -81,6 +87,7 @@ int main(int argc, char** argv) {
   BenchArguments arguments;
   try {
     arguments = TakeArguments(argc, argv);
+    if (!arguments.simd.empty()) CapSimdTarget(arguments.simd);
   } catch (const std::exception& error) {
     std::cerr << "aclnn_bench: " << error.what() << "\n";
     return 2;
@@ -124,6 +131,11 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext(kContextProvider, arguments.provider);
   benchmark::AddCustomContext(kContextSoc, soc);
   benchmark::AddCustomContext("aclnn_bench_threads", std::to_string(arguments.threads));
+  benchmark::AddCustomContext("aclnn_bench_simd_target", BestSimdTarget());
+  // The peers' own instruction-set caps, when tools/bench-peers sets them (SIMD=avx2).
+  for (const char* cap : {"ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA"}) {
+    if (const char* value = std::getenv(cap)) benchmark::AddCustomContext(cap, value);
+  }
   benchmark::RunSpecifiedBenchmarks();
   ReleasePointBenchmarks();
   benchmark::Shutdown();

@@ -78,7 +78,13 @@ def throughputs(output):
 
 
 def table(path):
-    rates = throughputs(load(path))
+    output = load(path)
+    rates = throughputs(output)
+    context = output.get("context", {})
+    caps = [f"{key}={context[key]}" for key in ("aclnn_bench_simd_target", "ATEN_CPU_CAPABILITY",
+                                                 "ONEDNN_MAX_CPU_ISA") if key in context]
+    if caps:
+        print("instruction sets: " + ", ".join(caps) + "\n")
     triad = {key[3]: rate for key, (rate, _) in rates.items() if key[2] == "triad"}
     rows = sorted({(w, d, t) for (w, d, impl, t) in rates if impl in PROVIDER_IMPLS},
                   key=lambda k: (k[2], k[0], ["float32", "float16", "bfloat16"].index(k[1])
