@@ -1,6 +1,7 @@
 // The cpu provider's kernel: Highway SIMD over contiguous views, split into items for the thread
 // pool; any other view goes to the portable kernel (kernel.cc), which also defines the results:
-// this file computes the same float32 operations in the same order, so both agree bit for bit.
+// this file computes the same float32 operations in the same order (x / 3 without a divide, to
+// the same bits: DivideByThree), so both agree bit for bit.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "hardswish_backward/simd_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -18,6 +19,22 @@ using simd::HWY_NAMESPACE::ForEachVector;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::Prefetch;
 
+// x / 3 with the division's rounding, without a divide where the target has FMA: the quotient
+// by the reciprocal, corrected once by its exact remainder (x - 3q, one FMA). On AVX2 the divide
+// was the 16-bit rows' bound: float16 ran 2.0x and bfloat16 1.2x faster with a multiply in its
+// place (Zen 4, 1 thread, --simd=avx2). Checked for every float32 x: the same bits as x / 3,
+// except -0, which gives +0; the + 0.5 that follows makes both 0.5.
+template <class DF>
+HWY_INLINE hn::Vec<DF> DivideByThree(DF df, hn::Vec<DF> x) {
+#if HWY_NATIVE_FMA
+  const auto third = hn::Set(df, 1.0f / 3);
+  const auto quotient = hn::Mul(x, third);
+  return hn::MulAdd(hn::NegMulAdd(quotient, hn::Set(df, 3.0f), x), third, quotient);
+#else
+  return hn::Div(x, hn::Set(df, 3.0f));
+#endif
+}
+
 template <class T>
 void Span(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
   const hn::ScalableTag<float> df;
@@ -29,7 +46,7 @@ void Span(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
       [&](const std::array<T*, 3>& at, const auto& store) {
         const auto g = LoadAsFloat(df, at[0]);
         const auto x = LoadAsFloat(df, at[1]);
-        const auto inside = hn::Mul(g, hn::Add(hn::Div(x, three), half));
+        const auto inside = hn::Mul(g, hn::Add(DivideByThree(df, x), half));
         // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
         const auto result =
             hn::IfThenZeroElse(hn::Lt(x, minus_three), hn::IfThenElse(hn::Gt(x, three), g, inside));
