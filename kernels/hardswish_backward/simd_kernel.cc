@@ -21,9 +21,9 @@ using simd::HWY_NAMESPACE::Prefetch;
 
 // x / 3 with the division's rounding, without a divide where the target has FMA: the quotient
 // by the reciprocal, corrected once by its exact remainder (x - 3q, one FMA). On AVX2 the divide
-// was the 16-bit rows' bound: float16 ran 2.0x and bfloat16 1.2x faster with a multiply in its
-// place (Zen 4, 1 thread, --simd=avx2). Checked for every float32 x: the same bits as x / 3,
-// except -0, which gives +0; the + 0.5 that follows makes both 0.5.
+// bound float16: 1.67-1.85x faster this way (Zen 4, 1 thread, --simd=avx2; README.md). Checked
+// for every float32 x: the same bits as x / 3, except -0, which gives +0; the + 0.5 that follows
+// makes both 0.5.
 template <class DF>
 HWY_INLINE hn::Vec<DF> DivideByThree(DF df, hn::Vec<DF> x) {
 #if HWY_NATIVE_FMA

@@ -10,7 +10,7 @@
 namespace aclnn_check::bench {
 
 // Disables every target better than `name` (a Highway target name such as avx2, any case),
-// replacing an earlier cap.
+// replacing an earlier cap (an unknown name leaves none).
 // Throws std::invalid_argument naming the targets this build compiled and this CPU runs when
 // `name` is not one of them.
 void CapSimdTarget(std::string_view name);
