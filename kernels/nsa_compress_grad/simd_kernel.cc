@@ -36,15 +36,22 @@ constexpr size_t kPrefetchBytes = 4096;
 // and dot accumulators in registers.
 constexpr size_t kMaxUnrolledWindows = 4;
 
-// One input row's work: its covering windows' outputGrad rows (float32 copies), in window order,
-// their weight rows, the row itself and its inputGrad row.
+// One input row's work: its covering windows, consecutive outputGrad rows (float32 copies) in
+// window order whose weight rows step down by stride, the row itself and its inputGrad row.
 template <class T>
 struct RowWork {
-  const float* const* window_grad;
-  const int64_t* weight_row;
+  const float* first_window_grad;
+  int64_t first_weight_row;
   size_t covering;
   const T* input;
   T* input_grad;
+
+  const float* WindowGrad(const WindowItems& job, size_t k) const {
+    return first_window_grad + static_cast<int64_t>(k) * job.heads * job.head_dim;
+  }
+  int64_t WeightRow(const WindowItems& job, size_t k) const {
+    return first_weight_row - static_cast<int64_t>(k) * job.stride;
+  }
 };
 
 // Every head of one row, kWindows of them unrolled (0: the covering count at run time).
@@ -66,10 +73,10 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
     const T* x_at = row.input + head;
     T* out_at = row.input_grad + head;
     const auto weight = [&](size_t k) {
-      return hn::Set(df, job.weight[row.weight_row[k] * job.heads + n]);
+      return hn::Set(df, job.weight[row.WeightRow(job, k) * job.heads + n]);
     };
     const auto partial = [&](size_t k) {
-      return lane_partials + (row.weight_row[k] * job.heads + n) * lanes;
+      return lane_partials + (row.WeightRow(job, k) * job.heads + n) * lanes;
     };
     V w[kSlots], dot[kSlots];
     if constexpr (kWindows > 0) {
@@ -83,7 +90,7 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
       const V x3 = LoadAsFloat(df, x_at + e + 3 * lanes);
       V sum0 = hn::Zero(df), sum1 = hn::Zero(df), sum2 = hn::Zero(df), sum3 = hn::Zero(df);
       for (size_t k = 0; k < covering; ++k) {
-        const float* g = row.window_grad[k] + head + e;
+        const float* g = row.WindowGrad(job, k) + head + e;
         const V g0 = hn::Load(df, g), g1 = hn::Load(df, g + lanes);
         const V g2 = hn::Load(df, g + 2 * lanes), g3 = hn::Load(df, g + 3 * lanes);
         const V wk = kWindows > 0 ? w[k] : weight(k);
@@ -108,7 +115,7 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
       const V x = LoadAsFloat(df, x_at + e);
       V sum = hn::Zero(df);
       for (size_t k = 0; k < covering; ++k) {
-        const V g = hn::Load(df, row.window_grad[k] + head + e);
+        const V g = hn::Load(df, row.WindowGrad(job, k) + head + e);
         sum = hn::Add(sum, hn::Mul(kWindows > 0 ? w[k] : weight(k), g));
         if constexpr (kWindows > 0) {
           dot[k] = hn::MulAdd(g, x, dot[k]);
@@ -157,17 +164,13 @@ void Rows(const WindowItems& job, int64_t item) {
   }
   std::fill(lane_partials, lane_partials + partial_floats, 0.0f);
 
-  std::vector<const float*> window_grad(static_cast<size_t>(job.block_size));
-  std::vector<int64_t> weight_row(window_grad.size());
   for (int64_t t = first; t < last; ++t) {
-    RowWork<T> row{window_grad.data(), weight_row.data(), static_cast<size_t>(job.row_covering[t]),
-                   static_cast<const T*>(job.input) + t * row_elements,
-                   static_cast<T*>(job.input_grad) + t * row_elements};
-    for (size_t k = 0; k < row.covering; ++k) {
-      const int64_t i = static_cast<int64_t>(k);
-      window_grad[k] = grad32 + (job.row_first_covering[t] + i - window_begin) * row_elements;
-      weight_row[k] = job.row_first_weight_row[t] - i * job.stride;
-    }
+    const size_t covering = static_cast<size_t>(job.row_covering[t]);
+    // A row no window covers has no first window (its index may lie before window_begin).
+    const int64_t first_window = covering > 0 ? job.row_first_covering[t] - window_begin : 0;
+    const RowWork<T> row{grad32 + first_window * row_elements, job.row_first_weight_row[t], covering,
+                         static_cast<const T*>(job.input) + t * row_elements,
+                         static_cast<T*>(job.input_grad) + t * row_elements};
     for (int64_t b = 0; b < row_elements; b += kLineElements) {
       PrefetchAhead(row.input + b, kPrefetchBytes);
       PrefetchAhead(row.input_grad + b, kPrefetchBytes);
