@@ -224,10 +224,12 @@ std::vector<ParamValue> ParamsFromJson(const Operator& op, const nlohmann::json&
       continue;
     }
     switch (slot.kind) {
-      case ParamKind::kInt64:
-        if (!ExactInt64(value)) fail("an integer within int64's range");
-        values.emplace_back(*ExactInt64(value));
+      case ParamKind::kInt64: {
+        const std::optional<int64_t> exact = ExactInt64(value);
+        if (!exact) fail("an integer within int64's range");
+        values.emplace_back(*exact);
         break;
+      }
       case ParamKind::kDouble:
         if (value.is_number()) {
           values.emplace_back(value.get<double>());
