@@ -15,8 +15,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::hardswish_backward::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using simd::HWY_NAMESPACE::ForEachVector;
-using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::MapElements;
 using simd::HWY_NAMESPACE::Prefetch;
 
 // x / 3 with the division's rounding, without a divide where the target has FMA: the quotient
@@ -41,16 +40,13 @@ void Span(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
   const auto three = hn::Set(df, 3.0f);
   const auto minus_three = hn::Set(df, -3.0f);
   const auto half = hn::Set(df, 0.5f);
-  ForEachVector<2, Prefetch::kNone>(
-      df, std::array<T*, 3>{const_cast<T*>(grad), const_cast<T*>(self), out}, n, stream_outputs,
-      [&](const std::array<T*, 3>& at, const auto& store) {
-        const auto g = LoadAsFloat(df, at[0]);
-        const auto x = LoadAsFloat(df, at[1]);
+  using V = hn::Vec<decltype(df)>;
+  MapElements<Prefetch::kNone>(
+      df, std::array{grad, self}, std::array{out}, n, stream_outputs, [=](V g, V x) {
         const auto inside = hn::Mul(g, hn::Add(DivideByThree(df, x), half));
         // A select below -3 (0 even for an infinite or NaN gradient), as kernel.cc.
-        const auto result =
-            hn::IfThenZeroElse(hn::Lt(x, minus_three), hn::IfThenElse(hn::Gt(x, three), g, inside));
-        store(result, at[2]);
+        return hn::IfThenZeroElse(hn::Lt(x, minus_three),
+                                  hn::IfThenElse(hn::Gt(x, three), g, inside));
       });
 }
 

@@ -17,8 +17,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::logit_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using simd::HWY_NAMESPACE::ForEachVector;
-using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::MapElements;
 using simd::HWY_NAMESPACE::Prefetch;
 
 template <class T>
@@ -33,22 +32,19 @@ void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t
   const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
   // The mode is chosen once per span, outside the loop.
   const auto run = [&](const auto& compute) {
-    ForEachVector<2, Prefetch::kNone>(
-        df, std::array<T*, 3>{const_cast<T*>(x_in), const_cast<T*>(dy_in), out}, n, stream_outputs,
-        [&](const std::array<T*, 3>& at, const auto& store) {
-          store(compute(LoadAsFloat(df, at[0]), LoadAsFloat(df, at[1])), at[2]);
-        });
+    MapElements<Prefetch::kNone>(df, std::array{x_in, dy_in}, std::array{out}, n, stream_outputs,
+                                 compute);
   };
   using V = hn::Vec<decltype(df)>;
   switch (table.mode) {
     case TableMode::kFill:
-      run([&](V, V) { return fill; });
+      run([=](V, V) { return fill; });
       break;
     case TableMode::kSignOfDy:
-      run([&](V, V dy) { return hn::Mul(dy, inf); });
+      run([=](V, V dy) { return hn::Mul(dy, inf); });
       break;
     case TableMode::kRange:
-      run([&](V x, V dy) {
+      run([=](V x, V dy) {
         const auto formula = hn::Div(dy, hn::Mul(x, hn::Sub(one, x)));
         const auto inside = hn::And(hn::Ge(x, lo), hn::Le(x, hi));
         return hn::IfThenElse(hn::IsFinite(x), hn::IfThenElse(inside, formula, fill), nan);

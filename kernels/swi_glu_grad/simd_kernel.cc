@@ -17,8 +17,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::swi_glu_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using simd::HWY_NAMESPACE::ForEachVector;
-using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::MapElements;
 using simd::HWY_NAMESPACE::Prefetch;
 
 // e^t = 2^k * e^r for t in [-20, 89]: k = round(t / ln 2) as a float (with_k holds it in its low
@@ -93,20 +92,15 @@ HWY_INLINE hn::Vec<DF> SigmoidLikeKernel(DF df, hn::Vec<DF> a) {
 template <class T>
 void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, size_t n) {
   const hn::ScalableTag<float> df;
-  ForEachVector<3, Prefetch::kInputs>(
-      df,
-      std::array<T*, 5>{const_cast<T*>(a_in), const_cast<T*>(b_in), const_cast<T*>(g_in), da_out,
-                        db_out},
-      n, /*stream_outputs=*/false, [&](const std::array<T*, 5>& at, const auto& store) {
-        const auto a = LoadAsFloat(df, at[0]);
-        const auto b = LoadAsFloat(df, at[1]);
-        const auto g = LoadAsFloat(df, at[2]);
-        const auto s = SigmoidLikeKernel(df, a);
-        const auto n_term = hn::Mul(hn::Mul(s, a), g);
-        const auto m_term = hn::Mul(hn::Mul(hn::MulAdd(hn::NegMulAdd(s, s, s), a, s), b), g);
-        store(m_term, at[3]);
-        store(n_term, at[4]);
-      });
+  using V = hn::Vec<decltype(df)>;
+  MapElements<Prefetch::kInputs>(df, std::array{a_in, b_in, g_in}, std::array{da_out, db_out}, n,
+                                 /*stream_outputs=*/false, [=](V a, V b, V g) {
+                                   const auto s = SigmoidLikeKernel(df, a);
+                                   const auto n_term = hn::Mul(hn::Mul(s, a), g);
+                                   const auto m_term = hn::Mul(
+                                       hn::Mul(hn::MulAdd(hn::NegMulAdd(s, s, s), a, s), b), g);
+                                   return std::array{m_term, n_term};
+                                 });
 }
 
 // Elements [begin, end) of the A half, counted over all rows ([outer, half_block] row-major).

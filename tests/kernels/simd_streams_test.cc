@@ -1,6 +1,7 @@
-// ForEachVector (kernels/common/simd_streams-inl.h) on every Highway target this machine runs:
+// MapElements (kernels/common/simd_streams-inl.h) on every Highway target this machine runs:
 // whole vectors and the tail, with the outputs stored plainly or streamed past the caches, on
-// aligned and unaligned output streams (which fall back to plain stores), never writing past n.
+// aligned and unaligned output streams (which fall back to plain stores), never writing past n,
+// in every dtype (bfloat16 pairs reorder elements between their load and store on SSSE3 to AVX2).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/simd_streams_test.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -13,27 +14,37 @@
 #include "common/simd_float_io-inl.h"
 #include "common/simd_streams-inl.h"
 
+#ifndef ACLNN_CHECK_TESTS_KERNELS_SIMD_STREAMS_FACTOR_
+#define ACLNN_CHECK_TESTS_KERNELS_SIMD_STREAMS_FACTOR_  // once, not once per target
+namespace aclnn_check::testing {
+constexpr float kFactor = 1.0f + 1.0f / 256;
+}  // namespace aclnn_check::testing
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::testing::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// out[i] = 2 * in[i], rounded to T.
+// out[i] = in[i] * (1 + 2^-8), rounded to T: exact in float32 for 16-bit inputs, so every
+// rounding case of the store shows.
 template <class T>
-void Double(const T* in, T* out, size_t n, bool stream_outputs) {
+void Scale(const T* in, T* out, size_t n, bool stream_outputs) {
   const hn::ScalableTag<float> df;
-  const auto two = hn::Set(df, 2.0f);
-  simd::HWY_NAMESPACE::ForEachVector<1, simd::HWY_NAMESPACE::Prefetch::kInputs>(
-      df, std::array<T*, 2>{const_cast<T*>(in), out}, n, stream_outputs,
-      [&](const std::array<T*, 2>& at, const auto& store) {
-        store(hn::Mul(simd::HWY_NAMESPACE::LoadAsFloat(df, at[0]), two), at[1]);
-      });
+  const auto factor = hn::Set(df, kFactor);
+  simd::HWY_NAMESPACE::MapElements<simd::HWY_NAMESPACE::Prefetch::kInputs>(
+      df, std::array{in}, std::array{out}, n, stream_outputs,
+      [=](hn::Vec<decltype(df)> v) { return hn::Mul(v, factor); });
 }
 
-void DoubleFloats(const float* in, float* out, size_t n, bool stream_outputs) {
-  Double(in, out, n, stream_outputs);
+void ScaleFloats(const float* in, float* out, size_t n, bool stream_outputs) {
+  Scale(in, out, n, stream_outputs);
 }
-void DoubleHalves(const hwy::float16_t* in, hwy::float16_t* out, size_t n, bool stream_outputs) {
-  Double(in, out, n, stream_outputs);
+void ScaleHalves(const hwy::float16_t* in, hwy::float16_t* out, size_t n, bool stream_outputs) {
+  Scale(in, out, n, stream_outputs);
+}
+void ScaleBFloat16s(const hwy::bfloat16_t* in, hwy::bfloat16_t* out, size_t n,
+                    bool stream_outputs) {
+  Scale(in, out, n, stream_outputs);
 }
 
 }  // namespace aclnn_check::testing::HWY_NAMESPACE
@@ -42,7 +53,9 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -55,10 +68,13 @@ HWY_AFTER_NAMESPACE();
 namespace aclnn_check::testing {
 namespace {
 
-HWY_EXPORT(DoubleFloats);
-HWY_EXPORT(DoubleHalves);
+HWY_EXPORT(ScaleFloats);
+HWY_EXPORT(ScaleHalves);
+HWY_EXPORT(ScaleBFloat16s);
 
-constexpr size_t kSizes[] = {0, 1, 5, 16, 17, 64, 1000, 4099};
+constexpr size_t kSizes[] = {0, 1, 5, 16, 17, 31, 48, 64, 1000, 4099};
+// Every 11th input is one of these: the store's signed and overflowing cases.
+constexpr double kSpecials[] = {HUGE_VAL, -HUGE_VAL, 3.39e38, -3.39e38, 1e-40, 0.0, -0.0};
 constexpr size_t kGuard = 64;  // elements after n that must keep their sentinel
 
 // Runs `run(in, out, n, stream)` with out at `offset` elements from an aligned allocation and
@@ -69,7 +85,10 @@ int64_t CountWrong(const Run& run, const Expected& expected, size_t n, bool stre
   std::mt19937 random(static_cast<uint32_t>(n * 4 + offset * 2 + stream));
   std::uniform_real_distribution<double> uniform(-1000, 1000);
   std::vector<T> in(n);
-  for (T& v : in) v = expected.Encode(uniform(random) / 2);
+  for (size_t i = 0; i < n; ++i) {
+    in[i] = expected.Encode(i % 11 == 10 ? kSpecials[i / 11 % std::size(kSpecials)]
+                                         : uniform(random) / 2);
+  }
   const auto storage = hwy::AllocateAligned<T>(offset + n + kGuard);
   T* out = storage.get() + offset;
   const T sentinel = expected.Encode(12345);
@@ -77,10 +96,10 @@ int64_t CountWrong(const Run& run, const Expected& expected, size_t n, bool stre
   run(in.data(), out, n, stream);
   int64_t wrong = 0;
   for (size_t i = 0; i < n + kGuard; ++i) {
-    const T want = i < n ? expected.Encode(2 * expected.Decode(in[i])) : sentinel;
+    const T want = i < n ? expected.Encode(kFactor * expected.Decode(in[i])) : sentinel;
     if (std::memcmp(&out[i], &want, sizeof(T)) != 0 && ++wrong <= 3) {
-      ADD_FAILURE() << what << ": element " << i << " of " << n << " is "
-                    << expected.Decode(out[i]) << ", expected " << expected.Decode(want);
+      ADD_FAILURE() << what << ": element " << i << " of " << n << " is " << expected.Decode(out[i])
+                    << ", expected " << expected.Decode(want);
     }
   }
   return wrong;
@@ -105,6 +124,20 @@ struct HalfCodec {
   }
 };
 
+struct BFloat16Codec {
+  hwy::bfloat16_t Encode(double v) const {
+    const uint16_t bits = EncodeBFloat16(v);
+    hwy::bfloat16_t b;
+    std::memcpy(&b, &bits, sizeof(b));
+    return b;
+  }
+  double Decode(hwy::bfloat16_t b) const {
+    uint16_t bits;
+    std::memcpy(&bits, &b, sizeof(bits));
+    return DecodeBFloat16(bits);
+  }
+};
+
 TEST(SimdStreams, EveryElementOnceStoredOrStreamedAlignedOrNotOnEveryTarget) {
   for (int64_t target : TargetsToSweep()) {
     ForcedTarget forced(target);
@@ -114,12 +147,16 @@ TEST(SimdStreams, EveryElementOnceStoredOrStreamedAlignedOrNotOnEveryTarget) {
           const std::string what = std::string(hwy::TargetName(target)) +
                                    (stream ? " streamed" : " stored") + " at offset " +
                                    std::to_string(offset);
-          EXPECT_EQ(CountWrong<float>(HWY_DYNAMIC_DISPATCH(DoubleFloats), FloatCodec(), n, stream,
+          EXPECT_EQ(CountWrong<float>(HWY_DYNAMIC_DISPATCH(ScaleFloats), FloatCodec(), n, stream,
                                       offset, "float32 " + what),
                     0);
-          EXPECT_EQ(CountWrong<hwy::float16_t>(HWY_DYNAMIC_DISPATCH(DoubleHalves), HalfCodec(), n,
+          EXPECT_EQ(CountWrong<hwy::float16_t>(HWY_DYNAMIC_DISPATCH(ScaleHalves), HalfCodec(), n,
                                                stream, offset, "float16 " + what),
                     0);
+          EXPECT_EQ(
+              CountWrong<hwy::bfloat16_t>(HWY_DYNAMIC_DISPATCH(ScaleBFloat16s), BFloat16Codec(), n,
+                                          stream, offset, "bfloat16 " + what),
+              0);
         }
       }
     }
