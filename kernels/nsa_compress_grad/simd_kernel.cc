@@ -25,9 +25,11 @@
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::nsa_compress_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using simd::HWY_NAMESPACE::LoadAsFloat;
+using simd::HWY_NAMESPACE::FloatGroup;
+using simd::HWY_NAMESPACE::kGroupVectors;
+using simd::HWY_NAMESPACE::LoadGroupAsFloat;
 using simd::HWY_NAMESPACE::PrefetchAhead;
-using simd::HWY_NAMESPACE::StoreRounded;
+using simd::HWY_NAMESPACE::PutGroupRounded;
 
 // Input and inputGrad rows are prefetched 4 KiB ahead (for reading: an inputGrad line no other
 // core holds arrives exclusive, so the store does not wait for it).
@@ -65,6 +67,8 @@ template <size_t kWindows, class DF, class T>
 HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
                            float* lane_partials) {
   using V = hn::Vec<DF>;
+  constexpr size_t kGroup = kGroupVectors<T>;
+  static_assert(4 % kGroup == 0);
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   constexpr size_t kSlots = kWindows == 0 ? 1 : kWindows;
   const size_t covering = kWindows == 0 ? row.covering : kWindows;
@@ -84,46 +88,49 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
     }
     int64_t e = 0;
     for (; e + 4 * lanes <= job.head_dim; e += 4 * lanes) {
-      const V x0 = LoadAsFloat(df, x_at + e);
-      const V x1 = LoadAsFloat(df, x_at + e + lanes);
-      const V x2 = LoadAsFloat(df, x_at + e + 2 * lanes);
-      const V x3 = LoadAsFloat(df, x_at + e + 3 * lanes);
-      V sum0 = hn::Zero(df), sum1 = hn::Zero(df), sum2 = hn::Zero(df), sum3 = hn::Zero(df);
+      V x[4];
+      for (size_t q = 0; q < 4; q += kGroup) {
+        const FloatGroup<DF, T> group = LoadGroupAsFloat(df, x_at + e + q * lanes);
+        for (size_t v = 0; v < kGroup; ++v) x[q + v] = group[v];
+      }
+      V sum[4] = {hn::Zero(df), hn::Zero(df), hn::Zero(df), hn::Zero(df)};
       for (size_t k = 0; k < covering; ++k) {
-        const float* g = row.WindowGrad(job, k) + head + e;
-        const V g0 = hn::Load(df, g), g1 = hn::Load(df, g + lanes);
-        const V g2 = hn::Load(df, g + 2 * lanes), g3 = hn::Load(df, g + 3 * lanes);
+        const float* g_at = row.WindowGrad(job, k) + head + e;
+        const V g[4] = {hn::Load(df, g_at), hn::Load(df, g_at + lanes),
+                        hn::Load(df, g_at + 2 * lanes), hn::Load(df, g_at + 3 * lanes)};
         const V wk = kWindows > 0 ? w[k] : weight(k);
-        sum0 = hn::Add(sum0, hn::Mul(wk, g0));
-        sum1 = hn::Add(sum1, hn::Mul(wk, g1));
-        sum2 = hn::Add(sum2, hn::Mul(wk, g2));
-        sum3 = hn::Add(sum3, hn::Mul(wk, g3));
-        const V block =
-            hn::Add(hn::MulAdd(g1, x1, hn::Mul(g0, x0)), hn::MulAdd(g3, x3, hn::Mul(g2, x2)));
+        for (size_t v = 0; v < 4; ++v) sum[v] = hn::Add(sum[v], hn::Mul(wk, g[v]));
+        const V block = hn::Add(hn::MulAdd(g[1], x[1], hn::Mul(g[0], x[0])),
+                                hn::MulAdd(g[3], x[3], hn::Mul(g[2], x[2])));
         if constexpr (kWindows > 0) {
           dot[k] = hn::Add(dot[k], block);
         } else {
           hn::Store(hn::Add(hn::Load(df, partial(k)), block), df, partial(k));
         }
       }
-      StoreRounded(sum0, df, out_at + e);
-      StoreRounded(sum1, df, out_at + e + lanes);
-      StoreRounded(sum2, df, out_at + e + 2 * lanes);
-      StoreRounded(sum3, df, out_at + e + 3 * lanes);
+      for (size_t q = 0; q < 4; q += kGroup) {
+        FloatGroup<DF, T> group;
+        for (size_t v = 0; v < kGroup; ++v) group[v] = sum[q + v];
+        PutGroupRounded<false>(group, df, out_at + e + q * lanes);
+      }
     }
-    for (; e < job.head_dim; e += lanes) {  // AVX-512 with D = 16 * odd: the last vectors
-      const V x = LoadAsFloat(df, x_at + e);
-      V sum = hn::Zero(df);
+    for (; e < job.head_dim; e += kGroup * lanes) {  // AVX-512 with D = 16 * odd: the last ones
+      const FloatGroup<DF, T> x = LoadGroupAsFloat(df, x_at + e);
+      FloatGroup<DF, T> sum;
+      for (size_t v = 0; v < kGroup; ++v) sum[v] = hn::Zero(df);
       for (size_t k = 0; k < covering; ++k) {
-        const V g = hn::Load(df, row.WindowGrad(job, k) + head + e);
-        sum = hn::Add(sum, hn::Mul(kWindows > 0 ? w[k] : weight(k), g));
-        if constexpr (kWindows > 0) {
-          dot[k] = hn::MulAdd(g, x, dot[k]);
-        } else {
-          hn::Store(hn::MulAdd(g, x, hn::Load(df, partial(k))), df, partial(k));
+        const V wk = kWindows > 0 ? w[k] : weight(k);
+        for (size_t v = 0; v < kGroup; ++v) {
+          const V g = hn::Load(df, row.WindowGrad(job, k) + head + e + v * lanes);
+          sum[v] = hn::Add(sum[v], hn::Mul(wk, g));
+          if constexpr (kWindows > 0) {
+            dot[k] = hn::MulAdd(g, x[v], dot[k]);
+          } else {
+            hn::Store(hn::MulAdd(g, x[v], hn::Load(df, partial(k))), df, partial(k));
+          }
         }
       }
-      StoreRounded(sum, df, out_at + e);
+      PutGroupRounded<false>(sum, df, out_at + e);
     }
     if constexpr (kWindows > 0) {
       for (size_t k = 0; k < kWindows; ++k) {
@@ -152,15 +159,18 @@ void Rows(const WindowItems& job, int64_t item) {
   }
   window_begin = std::min(window_begin, window_end);
   // The thread's buffer holds float32 copies of those outputGrad rows (each serves up to
-  // block_size input rows: converted once per item), then the item's weightGrad partial in
-  // vectors, [l * N][lanes].
+  // block_size input rows: converted once per item; in LoadGroupAsFloat's order, like the input
+  // rows' loads, so elementwise products pair the same elements), then the item's weightGrad
+  // partial in vectors, [l * N][lanes].
   const size_t grad_floats = static_cast<size_t>((window_end - window_begin) * row_elements);
   const size_t partial_floats = static_cast<size_t>(job.block_size * job.heads * lanes);
   float* const grad32 = ThreadScratchFloats(grad_floats + partial_floats);
   float* const lane_partials = grad32 + grad_floats;
   const T* grad = static_cast<const T*>(job.grad) + window_begin * row_elements;
-  for (size_t i = 0; i < grad_floats; i += static_cast<size_t>(lanes)) {
-    hn::Store(LoadAsFloat(df, grad + i), df, grad32 + i);
+  const size_t group = kGroupVectors<T> * static_cast<size_t>(lanes);
+  for (size_t i = 0; i < grad_floats; i += group) {
+    const FloatGroup<decltype(df), T> floats = LoadGroupAsFloat(df, grad + i);
+    for (size_t v = 0; v < floats.size(); ++v) hn::Store(floats[v], df, grad32 + i + v * lanes);
   }
   std::fill(lane_partials, lane_partials + partial_floats, 0.0f);
 
