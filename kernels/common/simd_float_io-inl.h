@@ -206,7 +206,7 @@ HWY_INLINE void StreamRounded(hn::Vec<DF> v, DF df, T* p) {
 
 template <class T>
 constexpr size_t kGroupVectors =
-    ACLNN_CHECK_BFLOAT16_PAIRS&& std::is_same_v<T, hwy::bfloat16_t> ? 2 : 1;
+    (ACLNN_CHECK_BFLOAT16_PAIRS == 1 && std::is_same_v<T, hwy::bfloat16_t>) ? 2 : 1;
 
 template <class DF, class T>
 using FloatGroup = std::array<hn::Vec<DF>, kGroupVectors<T>>;
