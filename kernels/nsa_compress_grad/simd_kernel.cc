@@ -32,7 +32,10 @@ using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::PutGroupRounded;
 
 // Input and inputGrad rows are prefetched 4 KiB ahead (for reading: an inputGrad line no other
-// core holds arrives exclusive, so the store does not wait for it).
+// core holds arrives exclusive, so the store does not wait for it), each line as the block loop
+// reaches it: issued as a burst of 32 at the start of each row, the prefetches stalled on the
+// miss buffers (a third of the kernel's samples); spread, 1 thread ran 1.16-1.28x faster on AVX2
+// and AVX-512 (Zen 4, alternating runs).
 constexpr size_t kPrefetchBytes = 4096;
 // Rows covered by up to this many windows take a path with the windows unrolled, their weights
 // and dot accumulators in registers.
@@ -69,6 +72,7 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
   using V = hn::Vec<DF>;
   constexpr size_t kGroup = kGroupVectors<T>;
   static_assert(4 % kGroup == 0);
+  constexpr int64_t kLineElements = 64 / sizeof(T);
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   constexpr size_t kSlots = kWindows == 0 ? 1 : kWindows;
   const size_t covering = kWindows == 0 ? row.covering : kWindows;
@@ -88,6 +92,10 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
     }
     int64_t e = 0;
     for (; e + 4 * lanes <= job.head_dim; e += 4 * lanes) {
+      for (int64_t b = 0; b < 4 * lanes; b += kLineElements) {
+        PrefetchAhead(x_at + e + b, kPrefetchBytes);
+        PrefetchAhead(out_at + e + b, kPrefetchBytes);
+      }
       V x[4];
       for (size_t q = 0; q < 4; q += kGroup) {
         const FloatGroup<DF, T> group = LoadGroupAsFloat(df, x_at + e + q * lanes);
@@ -143,7 +151,6 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
 // head_dim is a multiple of 16 (validated), so rows are whole vectors on every target.
 template <class T>
 void Rows(const WindowItems& job, int64_t item) {
-  constexpr int64_t kLineElements = 64 / sizeof(T);
   const hn::ScalableTag<float> df;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t row_elements = job.heads * job.head_dim;
@@ -181,10 +188,6 @@ void Rows(const WindowItems& job, int64_t item) {
     const RowWork<T> row{grad32 + first_window * row_elements, job.row_first_weight_row[t], covering,
                          static_cast<const T*>(job.input) + t * row_elements,
                          static_cast<T*>(job.input_grad) + t * row_elements};
-    for (int64_t b = 0; b < row_elements; b += kLineElements) {
-      PrefetchAhead(row.input + b, kPrefetchBytes);
-      PrefetchAhead(row.input_grad + b, kPrefetchBytes);
-    }
     switch (row.covering) {
       case 1:
         HeadsOfRow<1>(df, job, row, lane_partials);
