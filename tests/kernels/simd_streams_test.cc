@@ -110,33 +110,23 @@ struct FloatCodec {
   double Decode(float v) const { return v; }
 };
 
-struct HalfCodec {
-  hwy::float16_t Encode(double v) const {
-    const uint16_t bits = EncodeHalf(v);
-    hwy::float16_t h;
-    std::memcpy(&h, &bits, sizeof(h));
-    return h;
+// A 16-bit storage type T through core/dtype's scalar encoding.
+template <class T, uint16_t (*kEncode)(double), double (*kDecode)(uint16_t)>
+struct SixteenBitCodec {
+  T Encode(double v) const {
+    const uint16_t bits = kEncode(v);
+    T t;
+    std::memcpy(&t, &bits, sizeof(t));
+    return t;
   }
-  double Decode(hwy::float16_t h) const {
+  double Decode(T t) const {
     uint16_t bits;
-    std::memcpy(&bits, &h, sizeof(bits));
-    return DecodeHalf(bits);
+    std::memcpy(&bits, &t, sizeof(bits));
+    return kDecode(bits);
   }
 };
-
-struct BFloat16Codec {
-  hwy::bfloat16_t Encode(double v) const {
-    const uint16_t bits = EncodeBFloat16(v);
-    hwy::bfloat16_t b;
-    std::memcpy(&b, &bits, sizeof(b));
-    return b;
-  }
-  double Decode(hwy::bfloat16_t b) const {
-    uint16_t bits;
-    std::memcpy(&bits, &b, sizeof(bits));
-    return DecodeBFloat16(bits);
-  }
-};
+using HalfCodec = SixteenBitCodec<hwy::float16_t, EncodeHalf, DecodeHalf>;
+using BFloat16Codec = SixteenBitCodec<hwy::bfloat16_t, EncodeBFloat16, DecodeBFloat16>;
 
 TEST(SimdStreams, EveryElementOnceStoredOrStreamedAlignedOrNotOnEveryTarget) {
   for (int64_t target : TargetsToSweep()) {
