@@ -5,7 +5,11 @@
   tools/bench_table.py table peers.json                        print the table
 
 Every number in the table is recomputed from the JSON: per benchmark, the median bytes_per_second
-of its repetitions (the "median" aggregate when only aggregates were written). Names are
+of its repetitions (the "median" aggregate when only aggregates were written), or with
+--statistic best the fastest repetition, as STREAM reports its best trial. "reps" gives the slowest
+and fastest repetition of the provider's row as % of that row's number: on a shared machine whole
+repetitions can run at half speed (the triad and the peers too), and a row whose slowest
+repetition is far below its median was measured through one of those dips. Names are
 <workload>/<dtype>/<impl>/threads:<n>; "% of triad" divides by Triad/float32/triad/threads:<n>
 of the same thread count, and "x torch" / "x oneDNN" are the aclnn provider's GB/s divided by the
 peer's (above 1: the provider is faster).
@@ -50,8 +54,11 @@ def split_name(name):
     return parts[0], parts[1], parts[2], int(parts[3][len("threads:"):])
 
 
-def throughputs(output):
-    """{(workload, dtype, impl, threads): (median bytes/s or None, label or error)}"""
+STATISTICS = {"median": statistics.median, "best": max}
+
+
+def throughputs(output, statistic="median"):
+    """{(workload, dtype, impl, threads): (bytes/s or None, label or error, [repetitions])}"""
     samples, medians, notes = {}, {}, {}
     for run in output["benchmarks"]:
         key = split_name(run.get("run_name", run.get("name", "")))
@@ -73,23 +80,23 @@ def throughputs(output):
     result = {}
     for key in set(samples) | set(medians):
         values = samples.get(key) or ([medians[key]] if key in medians else [])
-        result[key] = (statistics.median(values) if values else None, notes.get(key, ""))
+        result[key] = (STATISTICS[statistic](values) if values else None, notes.get(key, ""), values)
     return result
 
 
-def table(path):
+def table(path, statistic="median"):
     output = load(path)
-    rates = throughputs(output)
+    rates = throughputs(output, statistic)
     context = output.get("context", {})
     caps = [f"{key}={context[key]}" for key in ("aclnn_bench_simd_target", "ATEN_CPU_CAPABILITY",
                                                  "ONEDNN_MAX_CPU_ISA") if key in context]
     if caps:
         print("instruction sets: " + ", ".join(caps) + "\n")
-    triad = {key[3]: rate for key, (rate, _) in rates.items() if key[2] == "triad"}
+    triad = {key[3]: rate for key, (rate, _, _) in rates.items() if key[2] == "triad"}
     rows = sorted({(w, d, t) for (w, d, impl, t) in rates if impl in PROVIDER_IMPLS},
                   key=lambda k: (k[2], k[0], ["float32", "float16", "bfloat16"].index(k[1])
                                  if k[1] in ("float32", "float16", "bfloat16") else 9))
-    header = f"{'operator':<30} {'dtype':<9} {'threads':>7} {'GB/s':>7} {'% triad':>8} {'x torch':>8} {'x oneDNN':>8}"
+    header = f"{'operator':<30} {'dtype':<9} {'threads':>7} {'GB/s':>7} {'% triad':>8} {'x torch':>8} {'x oneDNN':>8} {'reps':>9}"
     print(header)
     print("-" * len(header))
 
@@ -105,18 +112,24 @@ def table(path):
 
     for workload, dtype, threads in rows:
         impl = next(i for i in PROVIDER_IMPLS if (workload, dtype, i, threads) in rates)
-        ours, _ = rates[(workload, dtype, impl, threads)]
+        ours, _, repetitions = rates[(workload, dtype, impl, threads)]
+        spread = (f"{100 * min(repetitions) / ours:.0f}-{100 * max(repetitions) / ours:.0f}%"
+                  if ours and len(repetitions) > 1 else "-")
         gbs = f"{ours / 1e9:.2f}" if ours else "err"
         of_triad = f"{100 * ours / triad[threads]:.0f}%" if ours and triad.get(threads) else "-"
         print(f"{workload:<30} {dtype:<9} {threads:>7} {gbs:>7} {of_triad:>8} "
-              f"{ratio(ours, workload, dtype, 'torch', threads):>8} {ratio(ours, workload, dtype, 'onednn', threads):>8}")
+              f"{ratio(ours, workload, dtype, 'torch', threads):>8} {ratio(ours, workload, dtype, 'onednn', threads):>8} {spread:>9}")
     for threads, rate in sorted(triad.items()):
         if rate:
-            print(f"{'Triad (STREAM, float32)':<30} {'float32':<9} {threads:>7} {rate / 1e9:>7.2f} {'100%':>8}")
-    print("\nGB/s: minimum bytes the operator must move / median real time; x torch, x oneDNN: the provider's "
-          "GB/s / the peer's (above 1: faster); -: no peer; n/a: the peer has no kernel for the dtype; "
+            repetitions = rates[("Triad", "float32", "triad", threads)][2]
+            spread = f"{100 * min(repetitions) / rate:.0f}-{100 * max(repetitions) / rate:.0f}%"
+            print(f"{'Triad (STREAM, float32)':<30} {'float32':<9} {threads:>7} {rate / 1e9:>7.2f} {'100%':>8} "
+                  f"{'':>8} {'':>8} {spread:>9}")
+    print(f"\nGB/s: minimum bytes the operator must move / real time, {statistic} of the repetitions; "
+          "x torch, x oneDNN: the provider's GB/s / the peer's (above 1: faster); reps: the slowest and "
+          "fastest repetition as % of GB/s; -: no peer; n/a: the peer has no kernel for the dtype; "
           "err: the benchmark failed (below).")
-    notes = sorted({(impl, w, d, note) for (w, d, impl, t), (_, note) in rates.items()
+    notes = sorted({(impl, w, d, note) for (w, d, impl, t), (_, note, _) in rates.items()
                     if impl not in PROVIDER_IMPLS + ("triad",) and note})
     if notes:
         print("\npeer variants and errors:")
@@ -132,11 +145,13 @@ def main():
     merge_parser.add_argument("-o", "--output", required=True)
     table_parser = commands.add_parser("table")
     table_parser.add_argument("input")
+    table_parser.add_argument("--statistic", choices=sorted(STATISTICS), default="median",
+                              help="per benchmark: the median repetition, or the best (as STREAM)")
     args = parser.parse_args()
     if args.command == "merge":
         merge(args.inputs, args.output)
     else:
-        table(args.input)
+        table(args.input, args.statistic)
 
 
 if __name__ == "__main__":
