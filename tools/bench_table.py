@@ -93,6 +93,7 @@ def table(path, statistic="median"):
     if caps:
         print("instruction sets: " + ", ".join(caps) + "\n")
     triad = {key[3]: rate for key, (rate, _, _) in rates.items() if key[2] == "triad"}
+    triad_repetitions = {key[3]: values for key, (_, _, values) in rates.items() if key[2] == "triad"}
     rows = sorted({(w, d, t) for (w, d, impl, t) in rates if impl in PROVIDER_IMPLS},
                   key=lambda k: (k[2], k[0], ["float32", "float16", "bfloat16"].index(k[1])
                                  if k[1] in ("float32", "float16", "bfloat16") else 9))
@@ -121,7 +122,7 @@ def table(path, statistic="median"):
               f"{ratio(ours, workload, dtype, 'torch', threads):>8} {ratio(ours, workload, dtype, 'onednn', threads):>8} {spread:>9}")
     for threads, rate in sorted(triad.items()):
         if rate:
-            repetitions = rates[("Triad", "float32", "triad", threads)][2]
+            repetitions = triad_repetitions[threads]
             spread = f"{100 * min(repetitions) / rate:.0f}-{100 * max(repetitions) / rate:.0f}%"
             print(f"{'Triad (STREAM, float32)':<30} {'float32':<9} {threads:>7} {rate / 1e9:>7.2f} {'100%':>8} "
                   f"{'':>8} {'':>8} {spread:>9}")
