@@ -84,6 +84,13 @@ def throughputs(output, statistic="median"):
     return result
 
 
+def spread(repetitions, rate):
+    """The slowest and fastest repetition as % of the row's rate, e.g. '88-103%'."""
+    if not rate or len(repetitions) < 2:
+        return "-"
+    return f"{100 * min(repetitions) / rate:.0f}-{100 * max(repetitions) / rate:.0f}%"
+
+
 def table(path, statistic="median"):
     output = load(path)
     rates = throughputs(output, statistic)
@@ -92,8 +99,7 @@ def table(path, statistic="median"):
                                                  "ONEDNN_MAX_CPU_ISA") if key in context]
     if caps:
         print("instruction sets: " + ", ".join(caps) + "\n")
-    triad = {key[3]: rate for key, (rate, _, _) in rates.items() if key[2] == "triad"}
-    triad_repetitions = {key[3]: values for key, (_, _, values) in rates.items() if key[2] == "triad"}
+    triad = {key[3]: (rate, values) for key, (rate, _, values) in rates.items() if key[2] == "triad"}
     rows = sorted({(w, d, t) for (w, d, impl, t) in rates if impl in PROVIDER_IMPLS},
                   key=lambda k: (k[2], k[0], ["float32", "float16", "bfloat16"].index(k[1])
                                  if k[1] in ("float32", "float16", "bfloat16") else 9))
@@ -114,18 +120,15 @@ def table(path, statistic="median"):
     for workload, dtype, threads in rows:
         impl = next(i for i in PROVIDER_IMPLS if (workload, dtype, i, threads) in rates)
         ours, _, repetitions = rates[(workload, dtype, impl, threads)]
-        spread = (f"{100 * min(repetitions) / ours:.0f}-{100 * max(repetitions) / ours:.0f}%"
-                  if ours and len(repetitions) > 1 else "-")
         gbs = f"{ours / 1e9:.2f}" if ours else "err"
-        of_triad = f"{100 * ours / triad[threads]:.0f}%" if ours and triad.get(threads) else "-"
+        triad_rate = triad.get(threads, (None, []))[0]
+        of_triad = f"{100 * ours / triad_rate:.0f}%" if ours and triad_rate else "-"
         print(f"{workload:<30} {dtype:<9} {threads:>7} {gbs:>7} {of_triad:>8} "
-              f"{ratio(ours, workload, dtype, 'torch', threads):>8} {ratio(ours, workload, dtype, 'onednn', threads):>8} {spread:>9}")
-    for threads, rate in sorted(triad.items()):
+              f"{ratio(ours, workload, dtype, 'torch', threads):>8} {ratio(ours, workload, dtype, 'onednn', threads):>8} {spread(repetitions, ours):>9}")
+    for threads, (rate, repetitions) in sorted(triad.items()):
         if rate:
-            repetitions = triad_repetitions[threads]
-            spread = f"{100 * min(repetitions) / rate:.0f}-{100 * max(repetitions) / rate:.0f}%"
             print(f"{'Triad (STREAM, float32)':<30} {'float32':<9} {threads:>7} {rate / 1e9:>7.2f} {'100%':>8} "
-                  f"{'':>8} {'':>8} {spread:>9}")
+                  f"{'':>8} {'':>8} {spread(repetitions, rate):>9}")
     print(f"\nGB/s: minimum bytes the operator must move / real time, {statistic} of the repetitions; "
           "x torch, x oneDNN: the provider's GB/s / the peer's (above 1: faster); reps: the slowest and "
           "fastest repetition as % of GB/s; -: no peer; n/a: the peer has no kernel for the dtype; "
