@@ -171,6 +171,14 @@ std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
           point.plan.tensors[*op.TensorIndex(name)].reset();
         }
       }
+      for (size_t t = 0; t < point.plan.tensors.size(); ++t) {
+        const std::optional<TensorPlan>& tensor = point.plan.tensors[t];
+        if (tensor && !StorageBytesBound(tensor->dtype, tensor->shape, layout)) {
+          fail(point.id, "tensor " + std::string(op.tensors()[t].name) + " of shape " +
+                             FormatDims(tensor->shape) + " in layout " + layout.ToString() +
+                             " spans more bytes than a 64-bit size can count");
+        }
+      }
       point.expected = op.Validate(DescriptorArgs(point), product);
       const bool matrix = point.expected.rule.starts_with("matrix.");
       if (!matrix) {

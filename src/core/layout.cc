@@ -1,5 +1,6 @@
 #include "core/layout.h"
 
+#include <algorithm>
 #include <charconv>
 #include <utility>
 
@@ -62,6 +63,24 @@ TensorView LayoutView(DType dtype, const Dims& shape, const Layout& layout) {
       break;
   }
   return view;
+}
+
+std::optional<int64_t> StorageBytesBound(DType dtype, const Dims& shape, const Layout& layout) {
+  // Dims of 0 count as 1, as the strides do.
+  int64_t bound = 1;
+  for (int64_t d : shape) {
+    if (__builtin_mul_overflow(bound, std::max<int64_t>(d, 1), &bound)) return std::nullopt;
+  }
+  if (layout.kind == Layout::Kind::kStrided && __builtin_mul_overflow(bound, layout.k, &bound)) {
+    return std::nullopt;
+  }
+  if (layout.kind == Layout::Kind::kOffset && __builtin_add_overflow(bound, layout.k, &bound)) {
+    return std::nullopt;
+  }
+  if (__builtin_mul_overflow(bound, static_cast<int64_t>(DTypeSize(dtype)), &bound)) {
+    return std::nullopt;
+  }
+  return bound;
 }
 
 }  // namespace aclnn_check

@@ -24,4 +24,9 @@ struct Layout {
 // offset. transposed swaps the last two dims in memory (rank < 2: contiguous).
 TensorView LayoutView(DType dtype, const Dims& shape, const Layout& layout);
 
+// An upper bound on the bytes that LayoutView's view spans (elements, the stride factor or offset
+// k, the dtype's size); nullopt when int64 cannot count them. Below it, the view's strides,
+// offset, element count and storage all fit in int64.
+std::optional<int64_t> StorageBytesBound(DType dtype, const Dims& shape, const Layout& layout);
+
 }  // namespace aclnn_check

@@ -70,5 +70,29 @@ TEST(ExpandCase, AnIntegerArrayEntryBeyondInt64IsBadInputAtItsAxisEntry) {
   }
 }
 
+TEST(ExpandCase, AShapeWhoseBytesOverflowInt64IsBadInputNamingTheTensor) {
+  // Found by fuzz_case_file: the strides of this shape overflowed int64 while the point's view
+  // was built (undefined behaviour, caught by UBSan).
+  const CaseFile c = ParseCaseFile(
+      R"({"name": "huge", "op": "LayerNormBackward",
+          "axes": {"dtype": ["float32"], "input_shape": [[1666666666666666666, 32]]},
+          "expect": {"status": 161002}})",
+      "t.json");
+  try {
+    ExpandCase(c, Product::kA2);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), "t.json");
+    EXPECT_EQ(error.pointer(), "/axes") << error.what();
+    EXPECT_NE(error.message().find("input_shape=1666666666666666666x32"), std::string::npos)
+        << error.what();
+    EXPECT_NE(error.message().find("tensor gradOut of shape [1666666666666666666, 32]"),
+              std::string::npos)
+        << error.what();
+    EXPECT_NE(error.message().find("more bytes than a 64-bit size can count"), std::string::npos)
+        << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace aclnn_check
