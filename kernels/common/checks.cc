@@ -35,10 +35,12 @@ std::optional<CheckOutcome> RequireSupportedDType(const Operator& op, Product pr
                                                   const OpArgs& args, size_t slot) {
   const TensorView* tensor = args.tensor(slot);
   if (!tensor || op.Supports(product, tensor->dtype)) return std::nullopt;
+  const std::string has = SlotName(op, slot) + " has dtype " + std::string(DTypeName(tensor->dtype));
+  const std::string on = std::string(ProductName(product));
   return Reject(ACLNN_ERR_PARAM_INVALID, op.MatrixRule(tensor->dtype),
-                SlotName(op, slot) + " has dtype " + std::string(DTypeName(tensor->dtype)) +
-                    ", which " + op.name() + " does not support on " +
-                    std::string(ProductName(product)));
+                op.AvailableOn(product)
+                    ? has + ", which " + op.name() + " does not support on " + on
+                    : has + ", and " + op.name() + " is not available on " + on);
 }
 
 std::optional<CheckOutcome> RequireSameDType(const Operator& op, const OpArgs& args,

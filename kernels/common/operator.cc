@@ -178,9 +178,10 @@ const OutputTolerance& Operator::Tolerance(std::string_view output) const {
 }
 
 CheckOutcome Operator::Validate(const OpArgs& args, Product product) const {
-  if (!AvailableOn(product)) {
-    // Every call fails on such a product, whatever its arguments; the rule is the matrix entry
-    // of the first tensor's dtype.
+  CheckOutcome outcome = def_->validate(*this, args, product);
+  if (outcome.ok() && !AvailableOn(product)) {
+    // The operator's dtype checks reject every call here; this keeps "never success on a product
+    // that does not list the operator" true for checks that skip a null optional tensor.
     DType dtype = DType::kFloat32;
     for (const auto& tensor : args.tensors) {
       if (tensor) {
@@ -191,7 +192,15 @@ CheckOutcome Operator::Validate(const OpArgs& args, Product product) const {
     return {ACLNN_ERR_PARAM_INVALID, MatrixRule(dtype),
             name_ + " is not available on " + std::string(ProductName(product))};
   }
-  return def_->validate(*this, args, product);
+  return outcome;
+}
+
+std::optional<CheckOutcome> Operator::NullCheckFailure(const OpArgs& args) const {
+  // Every operator's 161001 checks come before anything that depends on the product (SPEC 4), so
+  // any product's checks find the same null pointer.
+  CheckOutcome outcome = def_->validate(*this, args, AllProducts().front());
+  if (outcome.status != ACLNN_ERR_PARAM_NULLPTR) return std::nullopt;
+  return outcome;
 }
 
 const std::vector<Operator>& Catalogue() {

@@ -108,8 +108,9 @@ struct OperatorDef {
   std::string_view description_json;  // kernels/<folder>/operator.json, embedded at build time
   std::span<const TensorSlot> tensors;
   std::span<const ParamSlot> params;
-  // Every check of SPEC section 4 in its documented order, after the product and matrix gate
-  // that Operator::Validate applies first.
+  // Every check of SPEC section 4 in its documented order. The product enters only through the
+  // dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
+  // that come before them give 161001 on every product, listed or not (SPEC 3).
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
   // The float64 reference; reads the inputs through their views.
   ReferenceResult (*reference)(const Operator& op, const OpArgs& args);
@@ -196,8 +197,13 @@ class Operator {
   const OutputTolerance& Tolerance(std::string_view output) const;
   const std::vector<OutputTolerance>& tolerances() const { return tolerances_; }
 
-  // The product gate (unavailable operator: 161002 for every call), then the operator's checks.
+  // The operator's checks on a product. Where the product does not list the operator, a call
+  // that passes the null checks gets 161002 (a matrix rule) at the first dtype check, and never
+  // success.
   CheckOutcome Validate(const OpArgs& args, Product product) const;
+  // The outcome on a SoC outside SPEC 3: the null checks' 161001, otherwise nullopt (the caller
+  // rejects the call with 161002 for the unknown SoC).
+  std::optional<CheckOutcome> NullCheckFailure(const OpArgs& args) const;
   ReferenceResult Reference(const OpArgs& args) const { return def_->reference(*this, args); }
 
  private:

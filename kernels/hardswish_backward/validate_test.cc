@@ -63,13 +63,19 @@ TEST(HardswishBackwardValidate, DTypeOutsideTheProductListIsTheMatrixRule) {
   ExpectRejected(doubles, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish.other");
 }
 
-TEST(HardswishBackwardValidate, UnavailableProductsRejectEveryCall) {
+TEST(HardswishBackwardValidate, UnavailableProductsRejectEveryCallThatPassesTheNullChecks) {
   for (Product product : {Product::kInf, Product::k200I}) {
     CallBuilder call = Valid();
     ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish.float32", product);
-    CallBuilder null_call = Valid();
-    null_call.Null("self");
-    EXPECT_EQ(Op().Validate(null_call.Args(), product).status, ACLNN_ERR_PARAM_INVALID);
+    // SPEC 3: the null checks come first on every product, listed or not.
+    for (const char* slot : {"gradOutput", "self", "out"}) {
+      CallBuilder null_call = Valid(DType::kFloat16);
+      null_call.Null(slot);
+      ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "hardswish.check.null", product);
+    }
+    CallBuilder no_executor = Valid();
+    no_executor.NullOutPointers(false, true);
+    ExpectRejected(no_executor, ACLNN_ERR_PARAM_NULLPTR, "hardswish.check.null", product);
   }
 }
 

@@ -217,9 +217,21 @@ TEST(LayerNormBackwardValidate, UnavailableProductRejectsEveryCall) {
   ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.layernorm.float32", Product::k200I);
   CallBuilder fp16 = Valid(kF16);
   ExpectRejected(fp16, ACLNN_ERR_PARAM_INVALID, "matrix.layernorm.float16", Product::k200I);
+  // SPEC 3: the null checks come first on every product, listed or not; SPEC 4.4's order holds
+  // there too (a mask of the wrong length before a selected output that is null).
   CallBuilder null_call = Valid();
   null_call.Null("input");
-  EXPECT_EQ(Op().Validate(null_call.Args(), Product::k200I).status, ACLNN_ERR_PARAM_INVALID);
+  ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "layernorm.check.null", Product::k200I);
+  CallBuilder null_mask = Valid();
+  null_mask.Param("outputMask", std::monostate{});
+  ExpectRejected(null_mask, ACLNN_ERR_PARAM_NULLPTR, "layernorm.check.null", Product::k200I);
+  CallBuilder null_output = Valid();
+  null_output.Null("gradWeight");
+  ExpectRejected(null_output, ACLNN_ERR_PARAM_NULLPTR, "layernorm.check.mask_output_null",
+                 Product::k200I);
+  null_output.Param("outputMask", std::vector<bool>{true, true});
+  ExpectRejected(null_output, ACLNN_ERR_PARAM_INVALID, "layernorm.check.mask_length",
+                 Product::k200I);
 }
 
 TEST(LayerNormBackwardValidate, GradOutDTypeMustBeTheInputDType) {

@@ -99,9 +99,15 @@ TEST(LogitGradValidate, UnavailableProductsRejectEveryCall) {
       ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.logit." + std::string(DTypeName(dtype)),
                      product);
     }
-    CallBuilder null_call = Valid();
-    null_call.Null("x");
-    EXPECT_EQ(Op().Validate(null_call.Args(), product).status, ACLNN_ERR_PARAM_INVALID);
+    // SPEC 3: the null checks come first on every product, listed or not.
+    for (const char* slot : {"x", "dy", "out"}) {
+      CallBuilder null_call = Valid(DType::kBFloat16);
+      null_call.Null(slot);
+      ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "logit.check.null", product);
+    }
+    CallBuilder no_workspace = Valid();
+    no_workspace.NullOutPointers(true, false);
+    ExpectRejected(no_workspace, ACLNN_ERR_PARAM_NULLPTR, "logit.check.null", product);
   }
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const RuleDef* rule = Op().FindRule("matrix.logit." + std::string(DTypeName(dtype)));

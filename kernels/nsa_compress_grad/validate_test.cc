@@ -191,10 +191,15 @@ TEST(NsaCompressGradValidate, OnlyA2SupportsTheOperator) {
       ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, Op().MatrixRule(dtype),
                      std::string(ProductName(product)), product);
     }
-    // Every call, even one with a null pointer.
-    CallBuilder null_call = Valid();
-    null_call.Null("input");
-    EXPECT_EQ(Op().Validate(null_call.Args(), product).status, ACLNN_ERR_PARAM_INVALID);
+    // Except a null pointer: SPEC 3 puts the null checks first on every product, listed or not.
+    for (const char* slot : {"outputGrad", "input", "weight", "inputGrad", "weightGrad"}) {
+      CallBuilder null_call = Valid();
+      null_call.Null(slot);
+      ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "nsa.check.null", slot, product);
+    }
+    CallBuilder no_executor = Valid();
+    no_executor.NullOutPointers(false, true);
+    ExpectRejected(no_executor, ACLNN_ERR_PARAM_NULLPTR, "nsa.check.null", "executor", product);
   }
 }
 

@@ -98,9 +98,15 @@ TEST(SwiGluGradValidate, UnavailableProductsRejectEveryCall) {
   for (Product product : {Product::kTrain, Product::k200I}) {
     CallBuilder call = Valid(DType::kFloat16);
     ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.swiglu.float16", product);
-    CallBuilder null_call = Valid();
-    null_call.Null("x");
-    EXPECT_EQ(Op().Validate(null_call.Args(), product).status, ACLNN_ERR_PARAM_INVALID);
+    // SPEC 3: the null checks come first on every product, listed or not.
+    for (const char* slot : {"yGrad", "x", "out"}) {
+      CallBuilder null_call = Valid(DType::kBFloat16);
+      null_call.Null(slot);
+      ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "swiglu.check.null", product);
+    }
+    CallBuilder no_executor = Valid();
+    no_executor.NullOutPointers(false, true);
+    ExpectRejected(no_executor, ACLNN_ERR_PARAM_NULLPTR, "swiglu.check.null", product);
   }
 }
 

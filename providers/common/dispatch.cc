@@ -50,11 +50,6 @@ ParamValue FromString(const char* text) {
 aclnnStatus Prepare(const Operator& op, std::initializer_list<const aclTensor*> tensors,
                     std::vector<ParamValue> params, uint64_t* workspace_size,
                     aclOpExecutor** executor) {
-  const std::optional<Product> product = EmulatedProduct();
-  if (!product) {
-    return Fail(ACLNN_ERR_PARAM_INVALID,
-                "SoC '" + EmulatedSocName() + "' (ACLNN_CPU_SOC) is not a known Ascend product");
-  }
   OpArgs args;
   for (const aclTensor* tensor : tensors) {
     args.tensors.push_back(tensor ? std::optional<TensorView>(tensor->view) : std::nullopt);
@@ -62,6 +57,15 @@ aclnnStatus Prepare(const Operator& op, std::initializer_list<const aclTensor*> 
   args.params = std::move(params);
   args.workspace_size_null = workspace_size == nullptr;
   args.executor_null = executor == nullptr;
+  const std::optional<Product> product = EmulatedProduct();
+  if (!product) {
+    // SPEC 4: the null checks first, then 161002 for every call on a SoC outside SPEC 3.
+    if (auto failure = op.NullCheckFailure(args)) {
+      return Fail(failure->status, failure->rule + ": " + failure->message);
+    }
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "SoC '" + EmulatedSocName() + "' (ACLNN_CPU_SOC) is not a known Ascend product");
+  }
   const ComputeBackend& backend = ActiveBackend();
   const CheckOutcome outcome =
       backend.validate ? backend.validate(op, args, *product) : op.Validate(args, *product);

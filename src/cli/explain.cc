@@ -20,7 +20,7 @@ void Explain(const Operator& op, std::ostream& out) {
   for (Product product : AllProducts()) {
     out << "  " << ProductName(product) << ": ";
     const auto dtypes = op.SupportedDTypes(product);
-    if (dtypes.empty()) out << "not available (every call returns 161002)";
+    if (dtypes.empty()) out << "not available (161002 for every call that passes the null checks)";
     for (size_t i = 0; i < dtypes.size(); ++i) out << (i ? ", " : "") << DTypeName(dtypes[i]);
     out << "\n";
   }
