@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 
+#include "check/output_check.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
 
@@ -273,6 +274,29 @@ TEST(NsaCompressGradReference, Float32OverflowIsAcceptedAsInfOrNaN) {
   EXPECT_EQ(Op().FindRule("nsa.fp32_overflow")->expect, "ref|nan|inf|-inf");
   // inputGrad terms are 2^70: far from float32's range.
   for (RuleTag tag : result.outputs[kInputGrad].rule) EXPECT_NE(tag, overflow);
+}
+
+TEST(NsaCompressGradReference, AnOverflowingWeightGradIsDecidedByTheBoundNotByItsRounding) {
+  // The report's nsa_fp32_overflow case on A2: bfloat16 terms 2^152 - 2^152 + 2^129. The exact
+  // weightGrad[0] = 2^129 rounds to bfloat16 inf, but mag (2^153) puts the bound far beyond it, so
+  // 0 (a double accumulation that absorbed the small term) is accepted as well as inf or NaN.
+  Problem p{std::vector<int64_t>{4}, 4, 1, 1, 2, 1, {0x1p80, 0x1p80, 0x1p70},
+            {0x1p72, -0x1p72, 0x1p59, 0}, {1, 1}};
+  const ReferenceOutput wg = RunReference(p, DType::kBFloat16).outputs[kWeightGrad];
+  ASSERT_EQ(wg.value[0], 0x1p129);
+  ASSERT_EQ(wg.rule[0], Op().Tag("nsa.fp32_overflow"));
+  const OutputTolerance& tol = Op().Tolerance("weightGrad");
+  for (double device : {0.0, kInf, kNaN}) {
+    const OutputCheck check =
+        CheckOutput(Op(), wg, std::vector<double>{device, -kInf}, DType::kBFloat16,
+                    {tol.ulp, tol.c});
+    EXPECT_TRUE(check.passed()) << device;
+    EXPECT_EQ(check.rules.at("nsa.fp32_overflow").held, 2) << device;
+  }
+  // Beyond the bound (c * 2^-24 * mag is about 2^134 here) it still fails.
+  const OutputCheck far = CheckOutput(Op(), wg, std::vector<double>{-0x1p140, -kInf},
+                                      DType::kBFloat16, {tol.ulp, tol.c});
+  EXPECT_EQ(far.rules.at("nsa.fp32_overflow").held, 1);
 }
 
 TEST(NsaCompressGradReference, CallRules) {

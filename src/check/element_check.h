@@ -1,6 +1,7 @@
 // The per-element pass criterion of SPEC section 5, in one place:
 //   |dev - ref| <= ulp_tol * ulp(ref, out dtype) + c * u * mag
-// with special values classified on ref rounded to the output dtype, and the underflow allowance.
+// with special values classified on ref rounded to the output dtype, the overflow that the bound
+// leaves undecided, and the underflow allowance.
 #pragma once
 
 #include "core/dtype.h"
@@ -15,8 +16,9 @@ struct Tolerance {
 
 struct ElementVerdict {
   bool pass = false;
-  bool by_underflow = false;  // accepted only by rule numerics.underflow
-  double ulp_error = 0;       // |dev - ref| / ulp(ref); 0 for matching specials, inf otherwise
+  bool by_underflow = false;        // accepted only by rule numerics.underflow
+  bool overflow_undecided = false;  // judged by rule numerics.overflow_bound (pass or not)
+  double ulp_error = 0;  // |dev - ref| / ulp(ref); 0 for matching specials, inf otherwise
 };
 
 // device is the decoded device value; ref and mag come from the float64 reference.
@@ -25,5 +27,11 @@ ElementVerdict CheckElement(double device, double ref, double mag, DType out,
 
 // The allowed absolute error for a finite element (without the underflow allowance).
 double ErrorBound(double ref, double mag, DType out, const Tolerance& tolerance);
+
+// SPEC 5's exception to "a result that overflows the dtype must be inf": ref is finite but
+// rounds to inf in the output dtype, and the bound reaches back to the largest finite value
+// (|ref| - bound <= max finite), as when a sum of huge terms cancels. The data do not decide
+// whether a correct kernel overflows there.
+bool OverflowUndecided(double ref, double mag, DType out, const Tolerance& tolerance);
 
 }  // namespace aclnn_check

@@ -61,8 +61,10 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
       }
     }
     const double rounded = RoundTo(ref, out);
+    const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
     if (!rule && !std::isfinite(rounded)) {
-      RuleTally& tally = check.rules["numerics.special_values"];
+      RuleTally& tally = check.rules[verdict.overflow_undecided ? "numerics.overflow_bound"
+                                                                : "numerics.special_values"];
       ++tally.applied;
       if (passed) {
         ++tally.held;
@@ -70,7 +72,6 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
         tally.first_failure = static_cast<int64_t>(i);
       }
     }
-    const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
     if (!rule && verdict.by_underflow) {
       ++m.underflow_accepted;
       RuleTally& tally = check.rules["numerics.underflow"];

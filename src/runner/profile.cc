@@ -18,6 +18,10 @@ const std::map<std::string, std::string>& GenericRules() {
       {"numerics.special_values",
        "NaN is NaN, +-inf is +-inf with the right sign, finite is finite (classified on ref rounded "
        "to the output dtype)"},
+      {"numerics.overflow_bound",
+       "where ref overflows the output dtype but |ref| - bound <= its largest finite value, a "
+       "finite value within the bound or inf is accepted (NaN too where mag overflows the compute "
+       "dtype)"},
       {"numerics.rounding_bias",
        "fp16/bf16 outputs with >= 1000 finite non-zero reference elements: |mean signed error in "
        "ULPs| <= 0.1"},
