@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "acl/acl_rt.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
 #include "provider/loader.h"
 
 namespace aclnn_check {
@@ -117,6 +119,50 @@ TEST(EmulatedRuntime, ResetDeviceReleasesAtTheLastReference) {
   uint32_t count = 0;
   EXPECT_EQ(ACL(aclrtGetDeviceCount)(&count), ACL_SUCCESS);
   EXPECT_EQ(count, 1u);
+}
+
+TEST(EmulatedRuntime, AnOperatorRunsWhenItsStreamIsSynchronisedAndNotOnADeadStream) {
+  ASSERT_EQ(ACL(aclrtSetDevice)(0), ACL_SUCCESS);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(ACL(aclrtCreateStream)(&stream), ACL_SUCCESS);
+  float host[2][2] = {{2, 4}, {0, 0}};  // gradOutput, self = 0 and 0.75 (factor 0.5 and 0.75)
+  const float self[2] = {0, 0.75f};
+  void* device[3] = {};
+  for (void*& buffer : device) {
+    ASSERT_EQ(ACL(aclrtMalloc)(&buffer, sizeof(self), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  ASSERT_EQ(ACL(aclrtMemcpy)(device[0], 8, host[0], 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtMemcpy)(device[1], 8, self, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtMemset)(device[2], 8, 0, 8), ACL_SUCCESS);
+  const int64_t shape[1] = {2};
+  aclTensor* tensors[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    tensors[i] = ACL(aclCreateTensor)(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1,
+                                      device[i]);
+  }
+  const auto prepare = ACL(aclnnHardswishBackwardGetWorkspaceSize);
+  const auto execute = ACL(aclnnHardswishBackward);
+  uint64_t workspace = 0;
+  aclOpExecutor* executor = nullptr;
+  ASSERT_EQ(prepare(tensors[0], tensors[1], tensors[2], &workspace, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(execute(nullptr, 0, executor, stream), ACLNN_SUCCESS);
+  float out[2] = {-1, -1};
+  ASSERT_EQ(ACL(aclrtMemcpy)(out, 8, device[2], 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(out[0], 0.0f);  // queued, not run yet
+  ASSERT_EQ(ACL(aclrtSynchronizeStream)(stream), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtMemcpy)(out, 8, device[2], 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(out[0], 1.0f);  // 2 * (0 / 3 + 0.5)
+  EXPECT_EQ(out[1], 3.0f);  // 4 * (0.75 / 3 + 0.5)
+
+  ASSERT_EQ(prepare(tensors[0], tensors[1], tensors[2], &workspace, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(ACL(aclrtDestroyStream)(stream), ACL_SUCCESS);
+  EXPECT_EQ(execute(nullptr, 0, executor, stream), ACLNN_ERR_RUNTIME_ERROR);
+  EXPECT_NE(std::string(ACL(aclGetRecentErrMsg)()).find("stream"), std::string::npos);
+  for (int i = 0; i < 3; ++i) {
+    ACL(aclDestroyTensor)(tensors[i]);
+    ACL(aclrtFree)(device[i]);
+  }
+  EXPECT_EQ(ACL(aclrtResetDevice)(0), ACL_SUCCESS);
 }
 
 TEST(EmulatedRuntime, PinnedHostAndDeviceMemoryAreFreedByTheirOwnCalls) {
