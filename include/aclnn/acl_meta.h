@@ -1,12 +1,14 @@
-// The aclnn object API: opaque handles and their constructors
-// (hicann/opbase include/nnopbase/aclnn/acl_meta.h). CANN's header is C++ only (constexpr OK).
+// The aclnn object API: opaque handles and their constructors, the subset of CANN's
+// aclnn/acl_meta.h (hicann/opbase include/nnopbase/aclnn/acl_meta.h) that the bundled providers
+// implement. Like CANN's, this header is C++ only.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 
-#include "aclnn/acl_base.h"
+#include "acl/acl_base.h"
 
-typedef int32_t aclnnStatus;
+extern "C" {
 
 typedef struct aclOpExecutor aclOpExecutor;
 typedef struct aclTensor aclTensor;
@@ -14,8 +16,9 @@ typedef struct aclScalar aclScalar;
 typedef struct aclIntArray aclIntArray;
 typedef struct aclFloatArray aclFloatArray;
 typedef struct aclBoolArray aclBoolArray;
-
-extern "C" {
+typedef struct aclTensorList aclTensorList;
+typedef struct aclScalarList aclScalarList;
+typedef int32_t aclnnStatus;
 
 ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
                                                aclDataType dataType, const int64_t* stride,

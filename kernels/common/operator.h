@@ -15,7 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "aclnn/acl_meta.h"
-#include "aclnn/aclnn_status.h"
+#include "aclnn/opdev/op_errno.h"
 #include "core/dtype.h"
 #include "core/product.h"
 #include "core/tensor_view.h"

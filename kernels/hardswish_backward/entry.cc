@@ -1,5 +1,5 @@
 // The aclnn C entry points of HardswishBackward in the bundled providers.
-#include "aclnn/aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
 #include "providers/common/dispatch.h"
 
 using aclnn_check::FindOperator;

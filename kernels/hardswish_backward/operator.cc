@@ -1,4 +1,4 @@
-#include "aclnn/aclnnop/aclnn_hardswish_backward.h"
+#include "aclnnop/aclnn_hardswish_backward.h"
 #include "common/abi_call.h"
 #include "hardswish_backward/hardswish_backward.h"
 

@@ -1,5 +1,5 @@
 // The aclnn C entry points of LayerNormBackward in the bundled providers.
-#include "aclnn/aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
 #include "providers/common/dispatch.h"
 
 using aclnn_check::FindOperator;

@@ -1,7 +1,7 @@
 #include <cmath>
 #include <vector>
 
-#include "aclnn/aclnnop/aclnn_layer_norm_backward.h"
+#include "aclnnop/aclnn_layer_norm_backward.h"
 #include "common/abi_call.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 

@@ -1,5 +1,5 @@
 // The aclnn C entry points of LogitGrad in the bundled providers.
-#include "aclnn/aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_logit_grad.h"
 #include "providers/common/dispatch.h"
 
 using aclnn_check::FindOperator;

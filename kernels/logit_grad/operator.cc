@@ -1,4 +1,4 @@
-#include "aclnn/aclnnop/aclnn_logit_grad.h"
+#include "aclnnop/aclnn_logit_grad.h"
 #include "common/abi_call.h"
 #include "logit_grad/logit_grad.h"
 

@@ -1,5 +1,5 @@
 // The aclnn C entry points of NsaCompressGrad in the bundled providers.
-#include "aclnn/aclnnop/aclnn_nsa_compress_grad.h"
+#include "aclnnop/aclnn_nsa_compress_grad.h"
 #include "providers/common/dispatch.h"
 
 using aclnn_check::FindOperator;

@@ -1,4 +1,4 @@
-#include "aclnn/aclnnop/aclnn_nsa_compress_grad.h"
+#include "aclnnop/aclnn_nsa_compress_grad.h"
 #include "common/abi_call.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 

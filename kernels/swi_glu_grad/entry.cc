@@ -1,5 +1,5 @@
 // The aclnn C entry points of SwiGluGrad in the bundled providers.
-#include "aclnn/aclnnop/aclnn_swi_glu_grad.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 #include "providers/common/dispatch.h"
 
 using aclnn_check::FindOperator;

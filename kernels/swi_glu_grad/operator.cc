@@ -1,4 +1,4 @@
-#include "aclnn/aclnnop/aclnn_swi_glu_grad.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
 #include "common/abi_call.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 

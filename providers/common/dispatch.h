@@ -7,6 +7,7 @@
 
 #include "aclnn/acl_meta.h"
 #include "common/operator.h"
+#include "providers/common/last_error.h"
 
 namespace aclnn_check::provider {
 
@@ -22,8 +23,5 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
 ParamValue FromIntArray(const aclIntArray* array);
 ParamValue FromBoolArray(const aclBoolArray* array);
 ParamValue FromString(const char* text);
-
-// The message of the last failure on this thread, for aclGetRecentErrMsg.
-void SetLastError(std::string message);
 
 }  // namespace aclnn_check::provider

@@ -4,7 +4,7 @@
 
 #include <new>
 
-#include "aclnn/aclnn_status.h"
+#include "aclnn/opdev/op_errno.h"
 #include "providers/common/dispatch.h"
 
 extern "C" {

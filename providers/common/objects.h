@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "aclnn/acl_base.h"
+#include "acl/acl_base.h"
 #include "common/operator.h"
 #include "core/tensor_view.h"
 

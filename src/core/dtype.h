@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "aclnn/acl_base.h"
+#include "acl/acl_base.h"
 
 namespace aclnn_check {
 

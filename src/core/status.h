@@ -5,7 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "aclnn/aclnn_status.h"
+#include "aclnn/acl_meta.h"
+#include "aclnn/opdev/op_errno.h"
 
 namespace aclnn_check {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
-#include "aclnn/acl_rt.h"
+#include "acl/acl_rt.h"
 #include "common/operator.h"
 #include "provider/loader.h"
 

@@ -3,7 +3,9 @@
 
 #include "aclnn/acl_meta.h"
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 
 __attribute__((visibility("default"))) aclnnStatus aclnnSwiGluGradGetWorkspaceSize(
     const aclTensor* yGrad, const aclTensor* x, int64_t dim, const aclTensor* out,
@@ -13,4 +15,6 @@ __attribute__((visibility("default"))) aclnnStatus aclnnSwiGluGrad(void* workspa
                                                                    uint64_t workspaceSize,
                                                                    aclOpExecutor* executor,
                                                                    aclrtStream stream);
+#ifdef __cplusplus
 }
+#endif

@@ -4,7 +4,9 @@
 
 #include "aclnn/acl_meta.h"
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 
 __attribute__((visibility("default"))) aclnnStatus aclnnNsaCompressGradGetWorkspaceSize(
     const aclTensor* outputGrad, const aclTensor* input, const aclTensor* weight,
@@ -17,4 +19,6 @@ __attribute__((visibility("default"))) aclnnStatus aclnnNsaCompressGrad(void* wo
                                                                        uint64_t workspaceSize,
                                                                        aclOpExecutor* executor,
                                                                        aclrtStream stream);
+#ifdef __cplusplus
 }
+#endif

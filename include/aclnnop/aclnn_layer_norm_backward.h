@@ -2,19 +2,24 @@
 // (ops-nn norm/layer_norm_grad_v3/op_host/op_api/aclnn_layer_norm_backward.h).
 #pragma once
 
-#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 
-__attribute__((visibility("default"))) aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
+ACLNN_API aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
     const aclTensor* gradOut, const aclTensor* input, const aclIntArray* normalizedShape,
     const aclTensor* mean, const aclTensor* rstd, const aclTensor* weightOptional,
     const aclTensor* biasOptional, const aclBoolArray* outputMask, aclTensor* gradInputOut,
     aclTensor* gradWeightOut, aclTensor* gradBiasOut, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 
-__attribute__((visibility("default"))) aclnnStatus aclnnLayerNormBackward(void* workspace,
+ACLNN_API aclnnStatus aclnnLayerNormBackward(void* workspace,
                                                                          uint64_t workspaceSize,
                                                                          aclOpExecutor* executor,
                                                                          aclrtStream stream);
+#ifdef __cplusplus
 }
+#endif

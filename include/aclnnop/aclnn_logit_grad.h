@@ -3,7 +3,9 @@
 
 #include "aclnn/acl_meta.h"
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 
 __attribute__((visibility("default"))) aclnnStatus aclnnLogitGradGetWorkspaceSize(
     const aclTensor* x, const aclTensor* dy, double eps, const aclTensor* out,
@@ -13,4 +15,6 @@ __attribute__((visibility("default"))) aclnnStatus aclnnLogitGrad(void* workspac
                                                                   uint64_t workspaceSize,
                                                                   aclOpExecutor* executor,
                                                                   aclrtStream stream);
+#ifdef __cplusplus
 }
+#endif

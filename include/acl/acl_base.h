@@ -1,10 +1,13 @@
-// Types, enums and error codes of the CANN ACL runtime that the aclnn interface uses.
-// Written from the public CANN headers (hicann/runtime include/external/acl/acl_base_rt.h);
-// names and values are CANN's so a real installation and the bundled providers are interchangeable.
+// Types, enums and error codes of the CANN ACL runtime that the aclnn interface uses: the subset
+// of CANN's acl/acl_base.h (hicann/runtime include/external/acl/acl_base_rt.h, which newer CANN
+// releases split out of acl_base.h) that the bundled providers implement. Names, values and
+// prototypes are CANN's, so a program compiles against a real installation and this one alike.
 #pragma once
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "acl/error_codes/rt_error_codes.h"
 
 #if defined(FUNC_VISIBILITY)
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
@@ -27,6 +30,8 @@ static const int ACL_ERROR_NONE = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;
 static const int ACL_ERROR_UNINITIALIZE = 100001;
 static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
 static const int ACL_ERROR_INVALID_DEVICE = 200002;
@@ -88,31 +93,8 @@ typedef enum {
   ACL_FORMAT_FRACTAL_NZ_C0_8 = 54,
 } aclFormat;
 
-typedef enum aclrtMemcpyKind {
-  ACL_MEMCPY_HOST_TO_HOST = 0,
-  ACL_MEMCPY_HOST_TO_DEVICE = 1,
-  ACL_MEMCPY_DEVICE_TO_HOST = 2,
-  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
-  ACL_MEMCPY_DEFAULT = 4,
-  ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,
-  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,
-  ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,
-} aclrtMemcpyKind;
-
-typedef enum aclrtMemMallocPolicy {
-  ACL_MEM_MALLOC_HUGE_FIRST = 0,
-  ACL_MEM_MALLOC_HUGE_ONLY = 1,
-  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
-  ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
-  ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
-  ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
-  ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
-  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
-  ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
-  ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
-  ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
-} aclrtMemMallocPolicy;
-
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName();
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
