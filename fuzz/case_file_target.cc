@@ -5,7 +5,7 @@
 
 namespace aclnn_check::fuzz {
 
-void FuzzCaseFile(std::string_view data) {
+std::optional<std::string> FuzzCaseFile(std::string_view data) {
   // Expansion runs on every product; input generation and the float64 reference only on a few
   // small points, so the fuzzer spends its time in the parser and expander (hundreds of
   // inputs a second), not in large reference computations.
@@ -22,8 +22,10 @@ void FuzzCaseFile(std::string_view data) {
         ++prepared;
       }
     }
-  } catch (const InputError&) {
+  } catch (const InputError& error) {
+    return error.what();
   }
+  return std::nullopt;
 }
 
 }  // namespace aclnn_check::fuzz

@@ -9,7 +9,7 @@ namespace {
 constexpr int64_t kMaxComputedElements = 1 << 14;
 }  // namespace
 
-void FuzzGoldenFile(std::string_view data) {
+std::optional<std::string> FuzzGoldenFile(std::string_view data) {
   try {
     const GoldenFile file = ReadGoldenImage(data, "fuzz.h5");
     for (const GoldenPoint& stored : file.points) {
@@ -23,8 +23,10 @@ void FuzzGoldenFile(std::string_view data) {
       const PreparedPoint prepared = PrepareStoredPoint(stored, file.path);
       OracleReference(stored, prepared);
     }
-  } catch (const InputError&) {
+  } catch (const InputError& error) {
+    return error.what();
   }
+  return std::nullopt;
 }
 
 }  // namespace aclnn_check::fuzz

@@ -6,7 +6,7 @@
 
 namespace aclnn_check::fuzz {
 
-void FuzzReports(std::string_view data) {
+std::optional<std::string> FuzzReports(std::string_view data) {
   std::vector<std::pair<std::string, nlohmann::json>> reports;
   try {
     size_t start = 0;
@@ -21,8 +21,10 @@ void FuzzReports(std::string_view data) {
     const nlohmann::json merged = MergeReportDocuments(reports);
     JUnitXml(merged);
     HtmlReport(merged);
-  } catch (const InputError&) {
+  } catch (const InputError& error) {
+    return error.what();
   }
+  return std::nullopt;
 }
 
 }  // namespace aclnn_check::fuzz

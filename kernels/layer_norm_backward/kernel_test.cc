@@ -1,7 +1,9 @@
-// The cpu provider's float32 kernel against the float64 reference: random inputs with the
-// forward's statistics in every dtype, layout, weight/bias presence, statistics and parameter
-// dtype and output mask; row and column lengths that are not multiples of 8 or 16; a long
-// column reduction; special values; empty problems. Also measures the ULP error for the report.
+// The portable float32 kernel (kernel.cc, `Compute`, which the cpu provider runs on the views its
+// SIMD kernel does not take) on every layout, contiguous included, against the float64 reference:
+// random inputs with the forward's statistics in every dtype, layout, weight/bias presence,
+// statistics and parameter dtype and output mask; row and column lengths that are not multiples of
+// 8 or 16; a long column reduction; special values; empty problems. Also measures the ULP error for
+// the report.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,7 +102,7 @@ std::string Describe(const Case& s) {
 
 void ExpectAgreement(const Case& s) {
   CallBuilder call = MakeCall(s);
-  const auto agreement = RunKernelAgainstReference(Op(), call);
+  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
   EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
 }
 
@@ -146,7 +148,7 @@ TEST(LayerNormBackwardKernel, EveryOutputMaskLeavesMaskedOutputsUntouched) {
       for (std::byte& b : out.bytes()) b = std::byte{0x5A};
       before.emplace_back(out.bytes().begin(), out.bytes().end());
     }
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << bits << ": " << agreement.Describe();
     for (size_t i = 0; i < 3; ++i) {
       const HostTensor& out = call.tensor(Op().tensors()[kOutputs[i]].name);
@@ -182,7 +184,7 @@ TEST(LayerNormBackwardKernel, LongColumnSumsOver65536Rows) {
       s.grad_high = same_sign ? 1.5 : 1;
       s.weight = false;
       CallBuilder call = MakeCall(s);
-      const auto agreement = RunKernelAgainstReference(Op(), call);
+      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
       EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
       for (const char* output : {"gradWeight", "gradBias"}) {
         std::cout << "[ LNB long ] " << DTypeName(dtype) << (same_sign ? " same-sign " : " mixed ")
@@ -239,7 +241,7 @@ TEST(LayerNormBackwardKernel, SpecialValuesFollowTheRules) {
           poke("input", 10, kNaN);
           break;
       }
-      const auto agreement = RunKernelAgainstReference(Op(), call);
+      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
       EXPECT_TRUE(agreement.passed())
           << DTypeName(dtype) << " special " << special << ": " << agreement.Describe();
       const auto& rules = agreement.outputs.at("gradInput").rules;
@@ -262,7 +264,7 @@ TEST(LayerNormBackwardKernel, NoRowsWriteZerosAndAnEmptyRowWritesNothing) {
       call.tensor(out).Assign(std::vector<double>(5, 7.0));
     }
     EXPECT_EQ(Op().def().workspace_bytes(call.Args()), 0u);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     for (const char* out : {"gradWeight", "gradBias"}) {
       EXPECT_EQ(call.tensor(out).Values(), std::vector<double>(5, 0.0)) << out;
@@ -271,7 +273,7 @@ TEST(LayerNormBackwardKernel, NoRowsWriteZerosAndAnEmptyRowWritesNothing) {
     columns.dtype = dtype;
     columns.shape = {4, 0};
     CallBuilder empty = MakeCall(columns);
-    const auto none = RunKernelAgainstReference(Op(), empty);
+    const auto none = RunKernelAgainstReference(Op(), empty, Compute);
     EXPECT_TRUE(none.passed());
   }
 }
@@ -343,7 +345,7 @@ TEST(LayerNormBackwardKernel, MaxUlpOnRandomInputsPerDTypeAndOutput) {
       s.stat_dtype = s.param_dtype = same ? dtype : DType::kFloat32;
       s.seed = 99;
       CallBuilder call = MakeCall(s);
-      const auto agreement = RunKernelAgainstReference(Op(), call);
+      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
       EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
       for (const auto& [output, check] : agreement.outputs) {
         const size_t slot = *Op().TensorIndex(output);

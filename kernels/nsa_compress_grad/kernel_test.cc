@@ -1,6 +1,7 @@
-// The cpu provider's float32 kernel against the float64 reference: random inputs in every dtype
-// and layout, sizes that are not multiples of 8 or 16, every special value, long sums, and
-// kernels that are wrong on purpose (which must fail).
+// The portable float32 kernel (kernel.cc, `Compute`, which the cpu provider runs on the views its
+// SIMD kernel does not take) on every layout, contiguous included, against the float64 reference:
+// random inputs in every dtype and layout, sizes that are not multiples of 8 or 16, every special
+// value, long sums, and kernels that are wrong on purpose (which must fail).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,7 +97,7 @@ void ExpectAgreement(const Case& c, const Data& d, DType dtype, const char* layo
   CallBuilder call = Build(c, d, dtype, *Layout::Parse(layout));
   ASSERT_TRUE(Op().Validate(call.Args(), Product::kA2).ok())
       << Op().Validate(call.Args(), Product::kA2).message;
-  const auto agreement = RunKernelAgainstReference(Op(), call);
+  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
   EXPECT_EQ(agreement.outputs.size(), 2u);
   EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << layout << ": "
                                   << agreement.Describe();
@@ -143,7 +144,7 @@ TEST(NsaCompressGradKernel, LongSumsOfPositiveTermsStayInsideTheBound) {
   const Data data = Random(c, 7, /*positive=*/true);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     CallBuilder call = Build(c, data, dtype);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     EXPECT_LE(agreement.outputs.at("weightGrad").metrics.max_ulp, 1.0) << DTypeName(dtype);
     Record(agreement, dtype);
@@ -171,7 +172,7 @@ TEST(NsaCompressGradKernel, SpecialValuesFollowTheRules) {
       for (RuleTag tag : reference.outputs[slot].rule) tagged += tag == special;
     }
     EXPECT_GT(tagged, 0);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
     for (const auto& [name, check] : agreement.outputs) {
       if (check.rules.contains("nsa.special")) {
@@ -191,7 +192,7 @@ TEST(NsaCompressGradKernel, Float32OverflowOfBFloat16IsAccepted) {
   // weightGrad is 0 while each product is 2^130.
   for (size_t k = 0; k < d.input.size(); ++k) d.input[k] = (k / 16 / 16) % 2 ? -0x1p60 : 0x1p60;
   CallBuilder call = Build(c, d, DType::kBFloat16);
-  const auto agreement = RunKernelAgainstReference(Op(), call);
+  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
   EXPECT_TRUE(agreement.passed()) << agreement.Describe();
   const OutputCheck& weight_grad = agreement.outputs.at("weightGrad");
   ASSERT_TRUE(weight_grad.rules.contains("nsa.fp32_overflow"));
@@ -304,7 +305,7 @@ TEST(NsaCompressGradKernel, ReportsTheMaxUlpPerDTypeAndOutput) {
   const Data data = Random(kDefault, 99);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     CallBuilder call = Build(kDefault, data, dtype);
-    Record(RunKernelAgainstReference(Op(), call), dtype);
+    Record(RunKernelAgainstReference(Op(), call, Compute), dtype);
   }
   for (const auto& [key, ulp] : MaxUlp()) {
     std::cout << "[ max ulp ] NsaCompressGrad cpu kernel " << key << ": " << ulp << "\n";

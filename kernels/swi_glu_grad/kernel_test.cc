@@ -1,6 +1,8 @@
-// The cpu provider's float32 kernel against the float64 reference: random inputs in every dtype,
-// layout and split dim (sizes that are not multiples of 8 or 16), every special value, the
-// exhaustive 16-bit sweep of A, and checks that the tolerance still rejects wrong results.
+// The portable float32 kernel (kernel.cc, `Compute`, which the cpu provider runs on the views its
+// SIMD kernel does not take) on every layout, contiguous included, against the float64 reference:
+// random inputs in every dtype, layout and split dim (sizes that are not multiples of 8 or 16),
+// every special value, the exhaustive 16-bit sweep of A, and checks that the tolerance still
+// rejects wrong results.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -118,7 +120,7 @@ TEST(SwiGluGradKernel, AgreesWithReferenceInEveryDTypeLayoutAndDim) {
       for (const char* layout : {"contiguous", "offset:1", "strided:3", "transposed"}) {
         CallBuilder call =
             MakeCall(dtype, c.shape, c.dim, inputs.x, inputs.grad, *Layout::Parse(layout));
-        const auto agreement = RunKernelAgainstReference(Op(), call);
+        const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
         EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << FormatDims(c.shape) << " dim "
                                         << c.dim << " " << layout << ": " << agreement.Describe();
       }
@@ -131,7 +133,7 @@ TEST(SwiGluGradKernel, MaxUlpOnRandomInputsPerDTypeAndHalf) {
   const RandomInputs inputs = Random(shape, 99);
   for (DType dtype : kDTypes) {
     CallBuilder call = MakeCall(dtype, shape, -1, inputs.x, inputs.grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     CallBuilder again = MakeCall(dtype, shape, -1, inputs.x, inputs.grad);
     const HalfUlps halves = MeasureHalves(again, dtype);
@@ -190,7 +192,7 @@ TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
   for (DType dtype : kDTypes) {
     for (const char* layout : {"contiguous", "transposed"}) {
       CallBuilder call = MakeCall(dtype, shape, 1, x, grad, *Layout::Parse(layout));
-      const auto agreement = RunKernelAgainstReference(Op(), call);
+      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
       EXPECT_TRUE(agreement.passed())
           << DTypeName(dtype) << " " << layout << ": " << agreement.Describe();
       const auto& rules = agreement.outputs.at("out").rules;
@@ -218,7 +220,7 @@ TEST(SwiGluGradKernel, InfiniteYGradWithASubnormalBAgrees) {
   const Dims shape{static_cast<int64_t>(grad.size()), 2};
   for (DType dtype : kDTypes) {
     CallBuilder call = MakeCall(dtype, shape, 1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
   }
 }
@@ -238,7 +240,7 @@ TEST(SwiGluGradKernel, DenseSweepOfAInFloat32) {
     }
     const Dims shape{static_cast<int64_t>(grad.size()), 2};
     CallBuilder call = MakeCall(DType::kFloat32, shape, -1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << "scale " << scale << ": " << agreement.Describe();
     const auto& rules = agreement.outputs.at("out").rules;
     ASSERT_TRUE(rules.contains("swiglu.sigmoid_underflow"));
@@ -257,7 +259,7 @@ TEST(SwiGluGradKernel, ExhaustiveSixteenBitA) {
       grad.push_back(1.0 - (bits % 11) * 0.25);
     }
     CallBuilder call = MakeCall(dtype, {65536, 2}, -1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call);
+    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
   }
 }

@@ -77,6 +77,10 @@ HWY_AFTER_NAMESPACE();
 #include "hwy/targets.h"
 #include "support/simd_targets.h"
 
+// Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
+// where hwy_gtest.h's unqualified `testing::` names GoogleTest's.
+HWY_BEFORE_TEST(SimdFloatIo);
+
 namespace aclnn_check::testing {
 namespace {
 
@@ -160,40 +164,31 @@ std::string Context(int64_t target, bool streamed, bool avx512_bf16) {
          (avx512_bf16 ? " with" : " without") + " AVX512-BF16";
 }
 
-TEST(SimdFloatIo, BFloat16StoresRoundAsTheScalarEncoderOnEveryTarget) {
-  for (int64_t target : TargetsToSweep()) {
-    for (bool streamed : {false, true}) {
-      for (bool avx512_bf16 : {true, false}) {
-        ForcedTarget forced(target);
-        ForcedAvx512Bf16 instruction(avx512_bf16);
-        const std::string context = Context(target, streamed, avx512_bf16);
-        const auto store =
-            streamed ? HWY_DYNAMIC_DISPATCH(StreamBFloat16) : HWY_DYNAMIC_DISPATCH(StoreBFloat16);
-        EXPECT_EQ(CountMismatches(store, &EncodeBFloat16, context), 0) << context;
-      }
-    }
-  }
-}
-
-TEST(SimdFloatIo, HalfStoresRoundAsTheScalarEncoderOnEveryTarget) {
-  for (int64_t target : TargetsToSweep()) {
-    for (bool streamed : {false, true}) {
-      ForcedTarget forced(target);
-      const std::string context = Context(target, streamed, simd::Avx512Bf16Enabled());
+TEST_P(SimdFloatIo, BFloat16StoresRoundAsTheScalarEncoder) {
+  for (bool streamed : {false, true}) {
+    for (bool avx512_bf16 : {true, false}) {
+      ForcedAvx512Bf16 instruction(avx512_bf16);
+      const std::string context = Context(GetParam(), streamed, avx512_bf16);
       const auto store =
-          streamed ? HWY_DYNAMIC_DISPATCH(StreamHalf) : HWY_DYNAMIC_DISPATCH(StoreHalf);
-      EXPECT_EQ(CountMismatches(store, &EncodeHalf, context), 0) << context;
+          streamed ? HWY_DYNAMIC_DISPATCH(StreamBFloat16) : HWY_DYNAMIC_DISPATCH(StoreBFloat16);
+      EXPECT_EQ(CountMismatches(store, &EncodeBFloat16, context), 0) << context;
     }
   }
 }
 
-TEST(SimdFloatIo, LoadsWidenEverySixteenBitEncodingExactlyOnEveryTarget) {
-  for (int64_t target : TargetsToSweep()) {
-    ForcedTarget forced(target);
-    const std::string context = hwy::TargetName(target);
-    EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadBFloat16), &DecodeBFloat16, context), 0);
-    EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadHalf), &DecodeHalf, context), 0);
+TEST_P(SimdFloatIo, HalfStoresRoundAsTheScalarEncoder) {
+  for (bool streamed : {false, true}) {
+    const std::string context = Context(GetParam(), streamed, simd::Avx512Bf16Enabled());
+    const auto store =
+        streamed ? HWY_DYNAMIC_DISPATCH(StreamHalf) : HWY_DYNAMIC_DISPATCH(StoreHalf);
+    EXPECT_EQ(CountMismatches(store, &EncodeHalf, context), 0) << context;
   }
+}
+
+TEST_P(SimdFloatIo, LoadsWidenEverySixteenBitEncodingExactly) {
+  const std::string context = hwy::TargetName(GetParam());
+  EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadBFloat16), &DecodeBFloat16, context), 0);
+  EXPECT_EQ(CountLoadMismatches(HWY_DYNAMIC_DISPATCH(LoadHalf), &DecodeHalf, context), 0);
 }
 
 }  // namespace

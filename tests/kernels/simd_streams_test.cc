@@ -65,6 +65,10 @@ HWY_AFTER_NAMESPACE();
 #include "hwy/targets.h"
 #include "support/simd_targets.h"
 
+// Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
+// where hwy_gtest.h's unqualified `testing::` names GoogleTest's.
+HWY_BEFORE_TEST(SimdStreams);
+
 namespace aclnn_check::testing {
 namespace {
 
@@ -128,26 +132,23 @@ struct SixteenBitCodec {
 using HalfCodec = SixteenBitCodec<hwy::float16_t, EncodeHalf, DecodeHalf>;
 using BFloat16Codec = SixteenBitCodec<hwy::bfloat16_t, EncodeBFloat16, DecodeBFloat16>;
 
-TEST(SimdStreams, EveryElementOnceStoredOrStreamedAlignedOrNotOnEveryTarget) {
-  for (int64_t target : TargetsToSweep()) {
-    ForcedTarget forced(target);
-    for (size_t n : kSizes) {
-      for (bool stream : {false, true}) {
-        for (size_t offset : {0, 1}) {
-          const std::string what = std::string(hwy::TargetName(target)) +
-                                   (stream ? " streamed" : " stored") + " at offset " +
-                                   std::to_string(offset);
-          EXPECT_EQ(CountWrong<float>(HWY_DYNAMIC_DISPATCH(ScaleFloats), FloatCodec(), n, stream,
-                                      offset, "float32 " + what),
-                    0);
-          EXPECT_EQ(CountWrong<hwy::float16_t>(HWY_DYNAMIC_DISPATCH(ScaleHalves), HalfCodec(), n,
-                                               stream, offset, "float16 " + what),
-                    0);
-          EXPECT_EQ(
-              CountWrong<hwy::bfloat16_t>(HWY_DYNAMIC_DISPATCH(ScaleBFloat16s), BFloat16Codec(), n,
-                                          stream, offset, "bfloat16 " + what),
-              0);
-        }
+TEST_P(SimdStreams, EveryElementOnceStoredOrStreamedAlignedOrNot) {
+  const int64_t target = GetParam();
+  for (size_t n : kSizes) {
+    for (bool stream : {false, true}) {
+      for (size_t offset : {0, 1}) {
+        const std::string what = std::string(hwy::TargetName(target)) +
+                                 (stream ? " streamed" : " stored") + " at offset " +
+                                 std::to_string(offset);
+        EXPECT_EQ(CountWrong<float>(HWY_DYNAMIC_DISPATCH(ScaleFloats), FloatCodec(), n, stream,
+                                    offset, "float32 " + what),
+                  0);
+        EXPECT_EQ(CountWrong<hwy::float16_t>(HWY_DYNAMIC_DISPATCH(ScaleHalves), HalfCodec(), n,
+                                             stream, offset, "float16 " + what),
+                  0);
+        EXPECT_EQ(CountWrong<hwy::bfloat16_t>(HWY_DYNAMIC_DISPATCH(ScaleBFloat16s), BFloat16Codec(),
+                                              n, stream, offset, "bfloat16 " + what),
+                  0);
       }
     }
   }

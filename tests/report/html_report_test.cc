@@ -11,7 +11,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
+#include "core/sha256.h"
 #include "report/html_escape.h"
 #include "report/html_page_data.h"
 #include "report/html_resources.h"
@@ -237,6 +240,65 @@ TEST(HtmlReport, PageLoadsNothingAndItsScriptNeverWritesMarkup) {
   const std::string html = HtmlReport(testing::SyntheticReport(5));
   EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
   EXPECT_NE(html.find("script-src 'sha256-"), std::string::npos);
+}
+
+// Standard base64 (RFC 4648) decoded to lowercase hex; written here, apart from the page
+// writer's encoder, so that the two cannot share a mistake. Empty on a character outside the
+// alphabet.
+std::string Base64ToHex(const std::string& text) {
+  static constexpr std::string_view kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string bytes;
+  uint32_t bits = 0;
+  int pending = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    const size_t value = kAlphabet.find(c);
+    if (value == std::string_view::npos) return "";
+    bits = (bits << 6) | static_cast<uint32_t>(value);
+    pending += 6;
+    if (pending >= 8) {
+      pending -= 8;
+      bytes.push_back(static_cast<char>((bits >> pending) & 0xFF));
+    }
+  }
+  std::string hex;
+  for (char byte : bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    hex += kDigits[(static_cast<uint8_t>(byte) >> 4) & 15];
+    hex += kDigits[static_cast<uint8_t>(byte) & 15];
+  }
+  return hex;
+}
+
+TEST(HtmlReport, ContentSecurityPolicyHashIsThatOfThePagesOnlyScript) {
+  // The decoder against a published value: SHA-256("abc") (FIPS 180-2), base64-encoded.
+  ASSERT_EQ(Base64ToHex("ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const std::string html = HtmlReport(testing::SyntheticReport(5));
+  // Every script element: the JSON data block (never run, so outside script-src) and one script.
+  std::vector<std::string> scripts;
+  for (size_t at = html.find("<script"); at != std::string::npos; at = html.find("<script", at)) {
+    const size_t open_end = html.find('>', at);
+    const size_t close = html.find("</script>", open_end);
+    ASSERT_NE(close, std::string::npos);
+    const std::string open = html.substr(at, open_end + 1 - at);
+    if (open != R"(<script type="application/json" id="report-data">)") {
+      EXPECT_EQ(open, "<script>");
+      scripts.push_back(html.substr(open_end + 1, close - open_end - 1));
+    }
+    at = close;
+  }
+  ASSERT_EQ(scripts.size(), 1u);
+  EXPECT_FALSE(scripts[0].empty());
+  const std::string policy_key = "script-src '";
+  const size_t policy = html.find(policy_key);
+  ASSERT_NE(policy, std::string::npos);
+  const size_t source_start = policy + policy_key.size();
+  const std::string source =
+      html.substr(source_start, html.find('\'', source_start) - source_start);
+  ASSERT_EQ(source.substr(0, 7), "sha256-") << source;
+  EXPECT_EQ(Base64ToHex(source.substr(7)), Sha256Hex(scripts[0])) << source;
 }
 
 TEST(FillTemplate, FillsEachMarkerOnceAndNeverScansWhatItInserts) {

@@ -1,5 +1,7 @@
-// Runs an operator's float32 kernel (the cpu provider's) and its float64 reference on the same
-// call and checks every computed output with the operator's tolerance and rules.
+// Runs one of an operator's float32 kernels and its float64 reference on the same call and checks
+// every computed output with the operator's tolerance and rules. The kernel is named by the
+// caller: the portable one (`Compute`, kernel.cc) takes every view, while the cpu provider's
+// (`SimdCompute`) hands non-contiguous views to `Compute`, so testing it there tests kernel.cc.
 #pragma once
 
 #include <cstddef>
@@ -42,7 +44,10 @@ struct KernelAgreement {
   }
 };
 
-inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder& call) {
+using KernelFunction = void (*)(const OpArgs& args, void* workspace);
+
+inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder& call,
+                                                 KernelFunction kernel) {
   const OpArgs args = call.Args();
   const ReferenceResult reference = op.Reference(args);
   // 64-byte aligned, as aclrtMalloc's memory is.
@@ -51,7 +56,7 @@ inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder
       static_cast<std::byte*>(std::aligned_alloc(64, bytes)), &std::free);
   // NaN bytes: a kernel that forgets to initialise its scratch shows up.
   std::memset(workspace.get(), 0xFF, bytes);
-  op.def().compute(args, workspace.get());
+  kernel(args, workspace.get());
   KernelAgreement agreement;
   for (size_t slot = 0; slot < reference.outputs.size(); ++slot) {
     const ReferenceOutput& expected = reference.outputs[slot];

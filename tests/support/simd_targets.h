@@ -1,5 +1,9 @@
-// Helpers for the SIMD kernel tests: every Highway target this machine runs and this build
-// compiled, forced one at a time, and an element-by-element comparison of two outputs.
+// Helpers for the SIMD kernel tests. Each is a Highway target-parametrised test
+// (hwy/tests/hwy_gtest.h): `HWY_BEFORE_TEST(Suite);` then `TEST_P(Suite, Name)` gives one test per
+// target this machine runs and this build compiled, named SuiteGroup/Suite.Name/<target> (so a
+// failure names its target and --gtest_filter='*AVX2' runs one); the fixture forces the test's
+// target (GetParam()) for every HWY_DYNAMIC_DISPATCH and lifts it afterwards. Also: whether a call
+// takes the SIMD path, and an element-by-element comparison of two outputs.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,27 +14,24 @@
 #include <string>
 #include <vector>
 
+#include "common/operator.h"
 #include "common/thread_pool.h"
 #include "core/tensor_view.h"
 #include "hwy/targets.h"
+#include "hwy/tests/hwy_gtest.h"
 
 namespace aclnn_check::testing {
 
-// Forces one Highway target for the dispatch of every SIMD kernel while alive.
-class ForcedTarget {
- public:
-  explicit ForcedTarget(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-  ~ForcedTarget() { hwy::SetSupportedTargetsForTest(0); }
-  ForcedTarget(const ForcedTarget&) = delete;
-  ForcedTarget& operator=(const ForcedTarget&) = delete;
-};
-
-// Highway's targets for this process; fails the test when fewer than two are available, since
-// then the sweep would only repeat the default dispatch.
-inline std::vector<int64_t> TargetsToSweep() {
-  std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
-  EXPECT_GE(targets.size(), 2u) << "expected a SIMD target and the scalar fallback";
-  return targets;
+// The SIMD kernels take contiguous views only and hand the others to kernel.cc, so a row meant to
+// test a SIMD kernel must have every view contiguous, or it would compare kernel.cc with itself.
+inline ::testing::AssertionResult TakesTheSimdPath(const OpArgs& args) {
+  for (size_t slot = 0; slot < args.tensors.size(); ++slot) {
+    if (args.tensor(slot) && !args.tensor(slot)->is_contiguous()) {
+      return ::testing::AssertionFailure()
+             << "tensor " << slot << " is not contiguous: the SIMD kernel would not run";
+    }
+  }
+  return ::testing::AssertionSuccess();
 }
 
 // Sets the cpu provider's thread count while alive, then restores the environment's.
