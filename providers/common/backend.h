@@ -1,4 +1,4 @@
-// How a bundled provider computes: each provider library (cpu, ref) defines ActiveBackend().
+// How a bundled provider computes: each provider library (cpu, ref, cuda) defines ActiveBackend().
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,11 @@ struct ComputeBackend {
   void (*run)(const Operator& op, const OpArgs& args, void* workspace);
   // Replaces Operator::Validate when set; only the test-only faulty providers set it.
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product) = nullptr;
+  // Set by a provider whose streams are the device's own (cuda): enqueues the work on `stream`
+  // (null: the device's default stream) in place of `run` and the host queue of stream.h, and
+  // returns the status of the enqueue itself.
+  aclnnStatus (*enqueue)(const Operator& op, const OpArgs& args, void* workspace,
+                         aclrtStream stream) = nullptr;
 };
 
 const ComputeBackend& ActiveBackend();

@@ -95,6 +95,11 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
     return Fail(ACLNN_ERR_PARAM_INVALID, "workspace smaller than the " + std::to_string(needed) +
                                              " bytes GetWorkspaceSize asked for");
   }
+  if (const auto enqueue = ActiveBackend().enqueue) {
+    const aclnnStatus status = enqueue(*executor->op, executor->args, workspace, stream);
+    delete executor;
+    return status;
+  }
   auto work = [executor, workspace] {
     ActiveBackend().run(*executor->op, executor->args, workspace);
     delete executor;
