@@ -5,8 +5,9 @@
   tools/gpu_peers.py table peers.json aclnn.json      print the table (aclnn.json: the output of
                                                       `aclnn-check bench bench/cases_gpu --provider cuda`)
 
-Shapes are those of bench/cases_gpu. Each PyTorch peer is timed with CUDA events around one call
-(the median of --reps calls after warm-up, inputs drawn like the case files, never zeros); the
+Shapes are those of bench/cases_gpu. Each PyTorch peer is timed as aclnn-check bench times a
+provider: a host clock around one call and a synchronize (the median of --reps calls after
+warm-up, inputs drawn like the case files, never zeros); the
 device copy of a 2 GiB buffer is the bandwidth roof, its bytes read plus written. Benchmarks are
 named <Op>/<dtype>/<impl>/device:cuda and carry bytes_per_second (the operator's minimum traffic,
 the same count aclnn-check bench uses), so the providers' rows and the peers' share one scale.
@@ -19,6 +20,7 @@ import argparse
 import json
 import statistics
 import sys
+import time
 
 SWIGLU_SHAPE = (16384, 8192)
 ELEMENTWISE = 64 * 1024 * 1024
@@ -33,13 +35,12 @@ def time_ms(torch, fn, reps):
     torch.cuda.synchronize()
     times = []
     for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
+        # As aclnn-check bench times a provider: a host clock around the call and a synchronize,
+        # so the launch and the wait count for both sides of every ratio.
+        start = time.perf_counter()
         fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
+        torch.cuda.synchronize()
+        times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
 
 

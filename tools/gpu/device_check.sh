@@ -16,7 +16,7 @@ for step in $steps; do
   start=$(date +%s)
   case $step in
     suites)
-      "$cli" run "$here/cases" --provider cuda --report-dir "$reports/suites" >"$out/suites.txt" 2>&1
+      timeout "${SUITES_SECONDS:-240}" "$cli" run "$here/cases" --provider cuda --report-dir "$reports/suites" >"$out/suites.txt" 2>&1
       echo "suites: rc $? ($(tail -3 "$out/suites.txt" | tr '\n' ' '))"
       python3 - "$reports/suites" >"$out/failures.txt" <<'PY'
 import json, pathlib, sys
@@ -49,11 +49,11 @@ PY
         grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.txt" | sort | uniq -c | head -5
       done;;
     bench)
-      "$cli" bench "$here/bench/cases_gpu" --provider cuda --json "$out/aclnn.json" --history "" \
-        --benchmark_min_time=0.3s >"$out/bench.txt" 2>&1
+      timeout "${BENCH_SECONDS:-240}" "$cli" bench "$here/bench/cases_gpu" --provider cuda --json "$out/aclnn.json" --history "" \
+        --benchmark_min_time=0.3 >"$out/bench.txt" 2>&1
       echo "bench: rc $?"; tail -25 "$out/bench.txt";;
     peers)
-      python3 "$here/tools/gpu_peers.py" time -o "$out/peers.json" --reps 30 >"$out/peers.txt" 2>&1
+      timeout "${PEERS_SECONDS:-200}" python3 "$here/tools/gpu_peers.py" time -o "$out/peers.json" --reps 30 >"$out/peers.txt" 2>&1
       echo "peers: rc $?"; tail -3 "$out/peers.txt"
       python3 "$here/tools/gpu_peers.py" table "$out/peers.json" "$out/aclnn.json" | tee "$out/table.txt";;
   esac

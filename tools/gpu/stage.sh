@@ -13,7 +13,7 @@ cp "$build/bin/aclnn-check" "$build/bin/libaclnn_cuda.so" "$build/bin/libaclnn_c
 if [ -n "$fault" ]; then mkdir -p "$target/bin/fault" && cp "$fault" "$target/bin/fault/libaclnn_cuda.so"; fi
 # Libraries of the build's dependencies (HDF5, Highway, Google Benchmark, ...), not libc's or CUDA's.
 ldd "$build/bin/aclnn-check" "$build/bin/libaclnn_cuda.so" | awk '/=> \//{print $3}' | sort -u |
-  grep -vE '/(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
+  grep -vE '/(libc|libm|libdl|librt|libpthread|libresolv|libgcc_s|libstdc\+\+|ld-linux[^/]*)\.so' |
   while read -r lib; do cp -L "$lib" "$target/lib/"; done
 # Debug info would be most of the bytes that travel.
 strip --strip-debug "$target"/bin/* "$target"/lib/* 2>/dev/null || true
