@@ -150,7 +150,8 @@ def rates(outputs):
                 key = tuple(parts[:3])
             else:
                 # aclnn-check bench names a point <case name>/<dtype>/...: the cuda provider's row.
-                key = (parts[0], parts[1] if len(parts) > 1 else "?", "aclnn")
+                dtype = parts[1].removeprefix("dtype=") if len(parts) > 1 else "?"
+                key = (parts[0], dtype, "aclnn")
             samples.setdefault(key, []).append(run["bytes_per_second"])
     return {key: statistics.median(values) for key, values in samples.items()}
 

@@ -93,17 +93,6 @@ __global__ void __launch_bounds__(kMaxThreads)
   }
   const int64_t first_row = blockIdx.x * rows_per_block;
   const int64_t end_row = min(rows, first_row + rows_per_block);
-  // One row ahead: the next row's loads are in flight while this row is reduced (measured on an
-  // H100: one 16-byte load per tensor and thread left the 16-bit rows at 61 % of the copy roof).
-  Vector16<T> next_g[kChunks], next_x[kChunks];
-#pragma unroll
-  for (int c = 0; c < kChunks; ++c) {
-    const int64_t v = first_row * row_vectors + threadIdx.x + int64_t{c} * blockDim.x;
-    if (active[c] && first_row < end_row) {
-      next_g[c] = LoadVector(g, v);
-      next_x[c] = LoadVector(x, v);
-    }
-  }
   for (int64_t r = first_row; r < end_row; ++r) {
     const float mu = ws.mean[r];
     const float rs = ws.rstd[r];
@@ -111,13 +100,9 @@ __global__ void __launch_bounds__(kMaxThreads)
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
       if (!active[c]) continue;
-      const Vector16<T> vg = next_g[c];
-      const Vector16<T> vx = next_x[c];
-      if (r + 1 < end_row) {
-        const int64_t v = (r + 1) * row_vectors + threadIdx.x + int64_t{c} * blockDim.x;
-        next_g[c] = LoadVector(g, v);
-        next_x[c] = LoadVector(x, v);
-      }
+      const int64_t v = r * row_vectors + threadIdx.x + int64_t{c} * blockDim.x;
+      const Vector16<T> vg = LoadVector(g, v);
+      const Vector16<T> vx = LoadVector(x, v);
 #pragma unroll
       for (int l = 0; l < kLanes; ++l) {
         const int e = c * kLanes + l;

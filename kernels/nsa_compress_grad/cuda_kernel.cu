@@ -70,17 +70,11 @@ __global__ void FastKernel(const T* __restrict__ grad, const T* __restrict__ inp
       kGroup == 32 ? 0xffffffffu : ((1u << kGroup) - 1) << (group_in_warp * kGroup);
   const int64_t items = p.tokens * p.heads;
   const int64_t groups_per_grid = int64_t{gridDim.x} * (blockDim.x / kGroup);
-  int64_t item = blockIdx.x * int64_t{blockDim.x / kGroup} + threadIdx.x / kGroup;
-  // The next item's input is loaded before this one's windows (more bytes in flight per lane).
-  Vector16<T> next_x;
-  if (item < items) next_x = LoadVector(input, item * kGroup + lane);
-  for (; item < items; item += groups_per_grid) {
+  for (int64_t item = blockIdx.x * int64_t{blockDim.x / kGroup} + threadIdx.x / kGroup;
+       item < items; item += groups_per_grid) {
     const int64_t r = item / p.heads;
     const int64_t n = item % p.heads;
-    const Vector16<T> vx = next_x;
-    if (item + groups_per_grid < items) {
-      next_x = LoadVector(input, (item + groups_per_grid) * kGroup + lane);
-    }
+    const Vector16<T> vx = LoadVector(input, item * kGroup + lane);
     float x[kLanes], acc[kLanes];
 #pragma unroll
     for (int l = 0; l < kLanes; ++l) {
