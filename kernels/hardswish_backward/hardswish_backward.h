@@ -13,6 +13,10 @@ uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
 // The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
 void SimdCompute(const OpArgs& args, void* workspace);
+// The cuda provider's kernel (cuda_kernel.cu, built only where CMake finds a CUDA compiler):
+// enqueues the work on `stream` (a cudaStream_t) over device memory.
+uint64_t CudaWorkspaceBytes(const OpArgs& args);
+void CudaCompute(const OpArgs& args, void* workspace, void* stream);
 std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
 
 }  // namespace aclnn_check::hardswish_backward

@@ -40,6 +40,10 @@ void Compute(const OpArgs& args, void* workspace);
 // Its workspace (SimdWorkspaceBytes) covers both.
 uint64_t SimdWorkspaceBytes(const OpArgs& args);
 void SimdCompute(const OpArgs& args, void* workspace);
+// The cuda provider's kernel (cuda_kernel.cu, built only where CMake finds a CUDA compiler):
+// enqueues the work on `stream` (a cudaStream_t) over device memory.
+uint64_t CudaWorkspaceBytes(const OpArgs& args);
+void CudaCompute(const OpArgs& args, void* workspace, void* stream);
 std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
 // mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),
 // rounded once to their dtypes.

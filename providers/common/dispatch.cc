@@ -6,7 +6,7 @@
 #include "core/product.h"
 #include "providers/common/backend.h"
 #include "providers/common/objects.h"
-#include "providers/common/device_runtime.h"
+#include "providers/common/stream_launch.h"
 
 namespace aclnn_check::provider {
 namespace {
@@ -99,24 +99,10 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
     return Fail(ACLNN_ERR_PARAM_INVALID, "workspace smaller than the " + std::to_string(needed) +
                                              " bytes GetWorkspaceSize asked for");
   }
-  std::shared_ptr<Stream> queue;
-  if (stream != nullptr) {
-    queue = FindStream(stream);
-    if (!queue) {
-      delete executor;
-      return Fail(ACLNN_ERR_RUNTIME_ERROR, "stream is not a live stream from aclrtCreateStream");
-    }
-  }
-  auto work = [executor, workspace] {
-    ActiveBackend().run(*executor->op, executor->args, workspace);
-    delete executor;
-  };
-  if (queue) {
-    queue->Enqueue(std::move(work));
-  } else {
-    work();
-  }
-  return ACLNN_SUCCESS;
+  const Operator& op = *executor->op;
+  OpArgs args = std::move(executor->args);
+  delete executor;
+  return LaunchOnStream(op, std::move(args), workspace, stream);
 }
 
 }  // namespace aclnn_check::provider

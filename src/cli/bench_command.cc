@@ -13,6 +13,7 @@
 #include "cases/test_point.h"
 #include "core/product.h"
 #include "provider/device.h"
+#include "provider/loader.h"
 #include "provider/provider.h"
 #include "report/bench_history.h"
 #include "validation/input_error.h"
@@ -53,7 +54,7 @@ bool MakeOutputFolder(const std::string& json_out) {
 
 int RunBenchmarks(const BenchOptions& options) {
   if (!MakeOutputFolder(options.json_out)) return 2;
-  const bool bundled = options.provider == "cpu" || options.provider == "ref";
+  const bool bundled = IsBundledProvider(options.provider);
   // The bundled providers emulate the product named by ACLNN_CPU_SOC; set before they load.
   if (bundled && options.soc) setenv("ACLNN_CPU_SOC", options.soc->c_str(), 1);
   std::unique_ptr<Provider> provider;

@@ -105,7 +105,7 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
   auto verify_options = std::make_shared<GoldenVerifyOptions>();
   auto* verify = golden->add_subcommand("verify", "Run a provider on the golden inputs and check its outputs against the oracle's");
   verify->add_option("golden", verify_options->paths, "Golden files or folders (default: golden)");
-  verify->add_option("--provider", verify_options->provider, "cpu, ref or PATH[:PATH...]")->capture_default_str();
+  verify->add_option("--provider", verify_options->provider, "cpu, ref, cuda or PATH[:PATH...]")->capture_default_str();
   verify->add_option("--soc", verify_options->soc, "SoC name to test as");
   verify->add_option("--profile", verify_options->profiles, "Profile of rule overrides (repeatable)");
   verify->add_option("--report-dir", verify_options->report_dir, "Where reports go")->capture_default_str();
@@ -114,7 +114,7 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
   auto record_options = std::make_shared<GoldenRecordOptions>();
   auto* record = golden->add_subcommand("record", "Run case files on a provider and store its outputs with provenance");
   record->add_option("cases", record_options->cases, "Case files or folders (default: cases)");
-  record->add_option("--provider", record_options->provider, "cpu, ref or PATH[:PATH...]")->capture_default_str();
+  record->add_option("--provider", record_options->provider, "cpu, ref, cuda or PATH[:PATH...]")->capture_default_str();
   record->add_option("--soc", record_options->soc, "SoC name to test as");
   record->add_option("--filter", record_options->filter, "Glob on test point ids")->capture_default_str();
   record->add_option("-o,--output", record_options->output, "The .h5 file to write")->required();

@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   int shard_total = 0;
   auto* run_cmd = app.add_subcommand("run", "Run case files on a provider and write reports");
   run_cmd->add_option("cases", run.cases, "Case files or folders (default: cases)");
-  run_cmd->add_option("--provider", run.provider, "cpu, ref or PATH[:PATH...]")->capture_default_str();
+  run_cmd->add_option("--provider", run.provider, "cpu, ref, cuda or PATH[:PATH...]")->capture_default_str();
   run_cmd->add_option("--soc", run.soc, "SoC name to test as (overrides aclrtGetSocName)");
   run_cmd->add_option("--filter", run.filter, "Glob on test point ids")->capture_default_str();
   run_cmd->add_option("--shard", shard, "Run shard I of N (I/N, 1-based); default from CI_NODE_INDEX/CI_NODE_TOTAL or JOB_COMPLETION_INDEX");
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
       "Time test points on a provider with Google Benchmark (--benchmark_* flags pass through, "
       "written as --flag=value)");
   bench->add_option("cases", bench_options.cases, "Case files or folders")->capture_default_str();
-  bench->add_option("--provider", bench_options.provider, "cpu, ref or PATH[:PATH...]")
+  bench->add_option("--provider", bench_options.provider, "cpu, ref, cuda or PATH[:PATH...]")
       ->capture_default_str();
   bench->add_option("--soc", bench_options.soc, "SoC name to test as (overrides aclrtGetSocName)");
   bench->add_option("--json", bench_options.json_out, "Google Benchmark JSON output")

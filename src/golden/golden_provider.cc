@@ -12,7 +12,7 @@ namespace aclnn_check {
 
 LoadedProvider LoadProviderFor(const std::string& spec, const std::optional<std::string>& soc) {
   // The bundled providers read the SoC they emulate when they are loaded.
-  if (soc && (spec == "cpu" || spec == "ref")) setenv("ACLNN_CPU_SOC", soc->c_str(), 1);
+  if (soc && IsBundledProvider(spec)) setenv("ACLNN_CPU_SOC", soc->c_str(), 1);
   LoadedProvider loaded;
   loaded.provider = Provider::Load(spec);
   loaded.soc = soc ? *soc : loaded.provider->SocName().value_or("");

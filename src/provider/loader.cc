@@ -57,6 +57,10 @@ void* SharedLibraries::Require(std::string_view symbol) const {
                       JoinPaths(paths_));
 }
 
+bool IsBundledProvider(std::string_view spec) {
+  return spec == "cpu" || spec == "ref" || spec == "cuda";
+}
+
 std::string BundledProviderDir() {
   if (const char* dir = std::getenv("ACLNN_CHECK_PROVIDER_DIR"); dir && *dir) return dir;
   const std::filesystem::path exe_dir = ExecutableDir();
@@ -65,7 +69,7 @@ std::string BundledProviderDir() {
 }
 
 std::vector<std::string> ProviderPaths(std::string_view spec) {
-  if (spec == "cpu" || spec == "ref") {
+  if (IsBundledProvider(spec)) {
     return {(std::filesystem::path(BundledProviderDir()) /
              ("libaclnn_" + std::string(spec) + ".so"))
                 .string()};

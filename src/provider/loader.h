@@ -34,7 +34,9 @@ class SharedLibraries {
   std::vector<void*> handles_;
 };
 
-// "cpu" and "ref" name the bundled providers; anything else is PATH[:PATH...].
+// "cpu", "ref" and "cuda" name the bundled providers (libaclnn_<name>.so in BundledProviderDir;
+// all three emulate the product of ACLNN_CPU_SOC); anything else is PATH[:PATH...].
+bool IsBundledProvider(std::string_view spec);
 std::vector<std::string> ProviderPaths(std::string_view spec);
 // Folder holding the bundled provider libraries: $ACLNN_CHECK_PROVIDER_DIR, else the folder of
 // the running executable, else its ../lib/aclnn-check.

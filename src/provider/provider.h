@@ -46,7 +46,7 @@ struct OperatorSymbols {
 
 class Provider {
  public:
-  // spec: "cpu", "ref" or PATH[:PATH...]. Throws ProviderError.
+  // spec: "cpu", "ref", "cuda" or PATH[:PATH...]. Throws ProviderError.
   static std::unique_ptr<Provider> Load(const std::string& spec);
 
   const std::string& spec() const { return spec_; }

@@ -16,6 +16,7 @@
 #include "core/build_info.h"
 #include "cases/test_point.h"
 #include "import/case_import.h"
+#include "provider/loader.h"
 #include "core/sha256.h"
 #include "report/atomic_file.h"
 #include "report/report_files.h"
@@ -126,7 +127,7 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
   // Tests drive Run() in-process: name the harness next to them rather than the test binary.
   if (error || exe.filename() != "aclnn-check") exe = exe.parent_path() / "aclnn-check";
-  const bool bundled = options.provider == "cpu" || options.provider == "ref";
+  const bool bundled = IsBundledProvider(options.provider);
   std::string provider = options.provider;
   if (!bundled) {
     provider.clear();
@@ -157,7 +158,7 @@ std::pair<int, int> ParseShard(const std::string& text) {
 int Run(const RunOptions& options) {
   const auto started = std::chrono::system_clock::now();
   const auto steady_start = std::chrono::steady_clock::now();
-  const bool bundled = options.provider == "cpu" || options.provider == "ref";
+  const bool bundled = IsBundledProvider(options.provider);
   // The bundled providers emulate the product named by ACLNN_CPU_SOC.
   const ScopedEnvironment emulated_soc("ACLNN_CPU_SOC", bundled ? options.soc : std::nullopt);
 

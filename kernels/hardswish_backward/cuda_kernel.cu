@@ -1,0 +1,24 @@
+// The cuda provider's kernel: kernel.cc's float32 formula per element, one rounding on store.
+#include "common/cuda_elementwise.cuh"
+#include "hardswish_backward/hardswish_backward.h"
+
+namespace aclnn_check::hardswish_backward {
+namespace {
+
+struct Gradient {
+  // A select, not a multiply, below -3: 0 even where gradOutput is inf or NaN (as PyTorch).
+  __device__ float operator()(float grad, float x) const {
+    return x < -3.0f ? 0.0f : x > 3.0f ? grad : grad * (x / 3.0f + 0.5f);
+  }
+};
+
+}  // namespace
+
+uint64_t CudaWorkspaceBytes(const OpArgs&) { return 0; }
+
+void CudaCompute(const OpArgs& args, void*, void* stream) {
+  cuda::LaunchBinary(*args.tensor(kGradOutput), *args.tensor(kSelf), *args.tensor(kOut),
+                     Gradient{}, static_cast<cudaStream_t>(stream));
+}
+
+}  // namespace aclnn_check::hardswish_backward
