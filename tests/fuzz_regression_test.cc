@@ -122,7 +122,7 @@ TEST(FuzzRegressions, HostileInputsEndInInputError) {
       fuzz::FuzzReports(R"({"schema_version": 1, "test_points": [{"id": 3}]})"), "fuzz0.json"));
   EXPECT_TRUE(RejectedNaming(
       fuzz::FuzzReports(R"({"schema_version": 1, "test_points": [{"id": 3}]})"), "test_points"));
-  EXPECT_TRUE(RejectedNaming(fuzz::FuzzReports("{\"schema_version\": 1}\n---\n[]"), "fuzz1.json"));
+  EXPECT_TRUE(RejectedNaming(fuzz::FuzzReports("{\"schema_version\": 1}\n---\n[]"), "fuzz0.json"));
   EXPECT_TRUE(RejectedNaming(
       fuzz::FuzzCaseFile(R"({"name": "x", "op": "LogitGrad", "axes": {"eps": [[1]]}})"), "eps"));
   EXPECT_TRUE(RejectedNaming(
