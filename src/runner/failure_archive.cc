@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -60,11 +61,17 @@ json AddTensor(const std::string& stem, DType dtype, const Dims& shape, std::vec
   return entry;
 }
 
-std::string Mib(uint64_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
-
 }  // namespace
+
+std::string ByteSize(uint64_t bytes) {
+  char text[32];
+  if (bytes < (1 << 20)) {
+    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  }
+  return text;
+}
 
 FailureArchive::FailureArchive(std::filesystem::path dir, uint64_t limit_bytes)
     : dir_(std::move(dir)), limit_bytes_(limit_bytes) {
@@ -150,8 +157,9 @@ json FailureArchive::Save(const TestPoint& point, const PreparedPoint& prepared,
     }
     std::filesystem::create_directories(folder);
     if (!reserved) {
-      const std::string why = "its data needs " + Mib(needed) + "; --save-failures-max-mb " +
-                              Mib(limit_bytes_) + " has " + Mib(limit_bytes_ - std::min(used, limit_bytes_)) +
+      const std::string why = "its data needs " + ByteSize(needed) + "; --save-failures-max-mb (" +
+                              ByteSize(limit_bytes_) + " for the run) has " +
+                              ByteSize(limit_bytes_ - std::min(used, limit_bytes_)) +
                               " left; only manifest.json was written";
       manifest["not_saved"] = why;
       WriteFileAtomically(folder / "manifest.json", manifest.dump(2) + "\n");

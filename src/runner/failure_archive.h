@@ -16,6 +16,9 @@
 
 namespace aclnn_check {
 
+// "12.3 KiB", "4.0 MiB": sizes in the messages about saved data.
+std::string ByteSize(uint64_t bytes);
+
 class FailureArchive {
  public:
   // Creates dir; throws std::runtime_error naming it when it cannot.

@@ -388,8 +388,8 @@ int Run(const RunOptions& options) {
             << totals.at("errors") << " errors (" << soc << ", " << ProductName(product)
             << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
   if (failure_archive) {
-    std::cout << "failure data: " << (failure_archive->used_bytes() + (1 << 20) - 1) / (1 << 20)
-              << " MiB in " << failure_archive->dir().string() << "\n";
+    std::cout << "failure data: " << ByteSize(failure_archive->used_bytes()) << " in "
+              << failure_archive->dir().string() << "\n";
   }
   if (!completed) {
     std::cout << "interrupted: the report holds the " << report.at("test_points").size() << " of "

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "core/tensor_view.h"
 #include "report/npy_file.h"
 
 namespace aclnn_check {

@@ -131,8 +131,8 @@ TEST(RepeatRun, RepeatedCallsCatchThePlantedOrderAndNameTheElement) {
         EXPECT_EQ(failure.at("rule"), "harness.deterministic") << point.at("id") << ": " << failure.at("message");
         const std::string message = failure.at("message").get<std::string>();
         EXPECT_TRUE(std::regex_search(message, std::regex(R"(out: [12] of 2 repeated calls differ from call 1; )"
-                                                          R"(first differing element \[\d+\]: call 1 wrote \S+ \(0x[0-9a-f]{8}\), )"
-                                                          R"(call [23] wrote \S+ \(0x[0-9a-f]{8}\); element \[\d+\] took [23] distinct values over 3 calls)")))
+                                                          R"(first differing element \[\d+\]: call 1 wrote \S+ \(0x(?:[0-9a-f]{4}){1,2}\), )"
+                                                          R"(call [23] wrote \S+ \(0x(?:[0-9a-f]{4}){1,2}\); element \[\d+\] took [23] distinct values over 3 calls)")))
             << message;
       }
       if (point.at("dtype") == "float32") float32_failed += point.at("verdict") == "failed";
