@@ -81,7 +81,20 @@
       p.figure.dataset.bench = bench.name;
       p.figure.dataset.runs = runs.length;
       p.figure.dataset.regressions = regressions;
-      p.svg.appendChild(svgElement('polyline', {'class': 'trend', points: runs.map((r, i) => p.xOf(i) + ',' + yOf(r.median)).join(' ')}));
+      // One line per provider and SoC: runs of another provider are not the same series.
+      const series = new Map();
+      runs.forEach(function (run, i) {
+        const key = run.provider + ' · ' + run.soc;
+        if (!series.has(key)) series.set(key, []);
+        series.get(key).push(p.xOf(i) + ',' + yOf(run.median));
+      });
+      for (const [key, points] of series) {
+        p.svg.appendChild(svgElement('polyline', {'class': 'trend', points: points.join(' ')}));
+        if (series.size > 1) {
+          const [x, y] = points[points.length - 1].split(',').map(Number);
+          p.svg.appendChild(svgElement('text', {'class': 'series-label', x: Math.min(x + 4, WIDTH - RIGHT), y: y - 6, 'text-anchor': x > WIDTH / 2 ? 'end' : 'start'}, key));
+        }
+      }
       runs.forEach(function (run, i) {
         const x = p.xOf(i);
         const mark = svgElement('g', {'class': run.regression ? 'bench-run regression-run' : 'bench-run'});
@@ -137,14 +150,16 @@
     for (const series of conformance.worst_ulp) {
       const finite = series.points.filter(point => point.max_ulp !== null);
       const top = Math.max(1, Math.max.apply(null, finite.map(point => point.max_ulp).concat([1])));
-      const decades = Math.ceil(Math.log10(1 + top)) || 1;
-      const yOfUlp = v => TOP + plotHeight - Math.log10(1 + v) / decades * plotHeight;
+      // A log10(1 + u) axis up to the next power of ten above the worst value.
+      const decades = Math.max(1, Math.ceil(Math.log10(top)));
+      const axisTop = Math.log10(1 + Math.pow(10, decades));
+      const yOfUlp = v => TOP + plotHeight - Math.log10(1 + v) / axisTop * plotHeight;
       const ticks = [];
       for (let d = 0; d <= decades; ++d) ticks.push(d === 0 ? 0 : Math.pow(10, d));
       const latest = series.points[series.points.length - 1];
       const p = plot(container, series.op + ' · ' + series.dtype + ' — worst ULP ' + (latest.max_ulp === null ? '–' : latest.max_ulp),
                      'worst ULP error of ' + series.op + ' ' + series.dtype + ' over ' + series.points.length + ' runs',
-                     runs.length, ticks.filter(t => Math.log10(1 + t) <= decades), yOfUlp, String);
+                     runs.length, ticks, yOfUlp, String);
       p.figure.dataset.worstUlp = series.op + '/' + series.dtype;
       p.svg.appendChild(svgElement('polyline', {'class': 'trend', points: finite.map(point => p.xOf(point.run) + ',' + yOfUlp(point.max_ulp)).join(' ')}));
       for (const point of series.points) {
