@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/bench_history.h"
 #include "report/html_resources.h"
 #include "report/run_history.h"
 #include "report/trend_data.h"
@@ -53,6 +54,25 @@ json RunLine(const std::string& date, int passed, int failed, double max_ulp, in
 
 std::vector<json> RunHistory() {
   return {RunLine("2026-11-02T10:00:00Z", 90, 10, 37, 1), RunLine("2026-11-01T10:00:00Z", 100, 0, 1)};
+}
+
+// The benchmark history keeps every repetition's rate (aggregates left out), so that the trend page
+// can apply bench compare's U test and draw the spread.
+TEST(BenchHistoryRepetitions, EachRepetitionsRateIsRecordedInFileOrder) {
+  const auto run = [](double rate, const char* type) {
+    return json{{"name", "a"}, {"run_name", "a"}, {"run_type", type}, {"real_time", 1.0},
+                {"time_unit", "ms"}, {"bytes_per_second", rate}};
+  };
+  const json output = {{"context", {{"date", "2026-11-23"}}},
+                       {"benchmarks", {run(3e9, "iteration"), run(1e9, "iteration"), run(2e9, "iteration"), run(9e9, "aggregate")}}};
+  const std::vector<BenchHistoryEntry> entries = BenchHistoryEntries(output);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].bytes_per_second_repetitions, (std::vector<double>{3e9, 1e9, 2e9}));
+  testing::TempDir dir;
+  AppendBenchHistory(dir.path() / "h.jsonl", entries);
+  const std::vector<json> lines = ReadJsonLines(dir.path() / "h.jsonl", "benchmark history");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].at("bytes_per_second_repetitions"), json({3e9, 1e9, 2e9}));
 }
 
 TEST(TrendData, MarksWhatBenchCompareWouldFlagAgainstThePreviousRunOfTheSameProvider) {
