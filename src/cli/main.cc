@@ -18,6 +18,7 @@
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
+#include "cli/release_gate_options.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
@@ -62,7 +63,7 @@ std::pair<int, int> ShardFromEnvironment(int total_for_indexed_job) {
 // error for the others. Google Benchmark's flags pass through untouched. CLI11 takes the
 // arguments last first.
 std::optional<std::vector<std::string>> ArgumentsForCli11(int argc, char** argv) {
-  static const std::set<std::string> kEmptyAllowed = {"--history"};
+  static const std::set<std::string> kEmptyAllowed = {"--history", "--run-history"};
   std::vector<std::string> arguments;
   for (int i = argc - 1; i >= 1; --i) {
     const std::string argument = argv[i];
@@ -119,6 +120,9 @@ int main(int argc, char** argv) {
   double max_memory_gib = 0;
   run_cmd->add_option("--max-memory", max_memory_gib,
                       "GiB a test point may use; larger ones are refused (default: half the machine)");
+  ReleaseGateRunFlags release_gate_flags;
+  run.run_history = "reports/history.jsonl";
+  AddReleaseGateRunOptions(run_cmd, &run, &release_gate_flags);
   run_cmd->callback([&] {
     try {
       std::tie(run.shard_index, run.shard_total) = shard.empty() ? ShardFromEnvironment(shard_total) : ParseShard(shard);
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
     run.isolate = !no_isolate;
     run.max_memory_bytes = static_cast<uint64_t>(max_memory_gib * (1ull << 30));
     run.command_line = CommandLine(argc, argv);
+    FinishRunOptions(release_gate_flags, &run);
     exit_code = Run(run);
   });
 
@@ -186,6 +191,8 @@ int main(int argc, char** argv) {
       exit_code = 2;
     }
   });
+
+  AddTrendsCommand(report, &exit_code);
 
   AddGoldenCommands(app, &exit_code);
 

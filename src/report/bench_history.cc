@@ -46,7 +46,8 @@ std::vector<BenchHistoryEntry> BenchHistoryEntries(const nlohmann::json& benchma
         {name, ContextString(context, "date", ""), Median(rates[name].first),
          Median(rates[name].second), ContextString(context, kContextGitRevision, "unknown"),
          ContextString(context, kContextProvider, "unknown"),
-         ContextString(context, kContextSoc, "unknown"), ContextString(context, "host_name", "")});
+         ContextString(context, kContextSoc, "unknown"), ContextString(context, "host_name", ""),
+         rates[name].first});
   }
   return entries;
 }
@@ -63,7 +64,8 @@ void AppendBenchHistory(const std::filesystem::path& file,
                             {"git_revision", entry.git_revision},
                             {"provider", entry.provider},
                             {"soc", entry.soc},
-                            {"host", entry.host}}
+                            {"host", entry.host},
+                            {"bytes_per_second_repetitions", entry.bytes_per_second_repetitions}}
                  .dump() +
              "\n";
   }

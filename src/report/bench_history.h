@@ -1,7 +1,9 @@
 // Benchmark history (SPEC section 10): `aclnn-check bench` appends one JSON object per benchmark
 // and run to a JSON lines file,
 //   {"name", "date", "bytes_per_second", "items_per_second", "git_revision", "provider", "soc",
-//   "host"}
+//   "host", "bytes_per_second_repetitions"}
+// (the last, every repetition's rate, since the trend page marks what `bench compare` would flag
+// and draws the spread; lines written before it have only the median).
 // so that trends over revisions and drivers can be plotted from one file.
 #pragma once
 
@@ -21,6 +23,7 @@ struct BenchHistoryEntry {
   std::string provider;
   std::string soc;
   std::string host;
+  std::vector<double> bytes_per_second_repetitions;  // in file order
 };
 
 // Context keys aclnn-check adds to Google Benchmark's context (benchmark::AddCustomContext).

@@ -11,10 +11,7 @@
 #include "report/html_sections.h"
 
 namespace aclnn_check {
-namespace {
 
-// The Content-Security-Policy source that lets exactly this inline script run: "sha256-" and the
-// base64 of its SHA-256.
 std::string ScriptHashSource(std::string_view script) {
   static constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const std::string hex = Sha256Hex(script);
@@ -33,8 +30,6 @@ std::string ScriptHashSource(std::string_view script) {
   }
   return encoded;
 }
-
-}  // namespace
 
 std::string FillTemplate(std::string_view page, const std::map<std::string, std::string>& parts) {
   constexpr std::string_view kOpen = "<!-- aclnn:";

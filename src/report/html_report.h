@@ -20,4 +20,8 @@ std::string HtmlReport(const nlohmann::json& report);
 // part no marker: the template and this code disagree.
 std::string FillTemplate(std::string_view page, const std::map<std::string, std::string>& parts);
 
+// The Content-Security-Policy source that lets exactly this inline script run: "sha256-" and the
+// base64 of its SHA-256.
+std::string ScriptHashSource(std::string_view script);
+
 }  // namespace aclnn_check

@@ -96,6 +96,7 @@ json TestPointJson(const TestPointResult& r) {
           {"rules", rules},
           {"outputs", outputs}};
   if (auto cann = CannVerdictJson(r)) point["cann_tolerance"] = std::move(*cann);
+  if (!r.failure_data.is_null()) point["failure_data"] = r.failure_data;
   return point;
 }
 

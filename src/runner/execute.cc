@@ -182,6 +182,16 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
 TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<PreparedPoint> given,
                                      const DeviceSession& session, const RunContext& context,
                                      DeviceOutputs* device_outputs) {
+  CapturedOutputs captured;
+  TestPointResult result =
+      ExecuteOnPrepared(point, given ? &*given : nullptr, session, context, device_outputs ? &captured : nullptr);
+  if (device_outputs) *device_outputs = std::move(captured.values);
+  return result;
+}
+
+TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* given,
+                                  const DeviceSession& session, const RunContext& context,
+                                  CapturedOutputs* captured) {
   const auto start = std::chrono::steady_clock::now();
   const Operator& op = point.op();
   const Provider& provider = *context.provider;
@@ -213,7 +223,9 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
   Outcome outcome(*context.profiles);
   try {
     SetPhase(context, CallPhase::kPrepare);
-    PreparedPoint prepared = given ? std::move(*given) : PreparePoint(point);
+    std::optional<PreparedPoint> prepared_here;
+    if (!given) prepared_here = PreparePoint(point);
+    const PreparedPoint& prepared = given ? *given : *prepared_here;
     // Statuses the device may answer with.
     std::vector<int> accepted = {point.expected.status};
     bool any_status = false;
@@ -348,7 +360,16 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
         TensorView view = host.view();
         view.data = const_cast<std::byte*>(after.data());
         const std::vector<double> device = ReadAsDouble(view);
-        if (device_outputs) (*device_outputs)[std::string(def.name)] = device;
+        if (captured) {
+          captured->values[std::string(def.name)] = device;
+          std::vector<std::byte>& bytes = captured->bytes[std::string(def.name)];
+          const size_t size = DTypeSize(view.dtype);
+          bytes.reserve(static_cast<size_t>(view.numel()) * size);
+          ForEachElement(view, [&](int64_t, int64_t storage) {
+            const std::byte* element = after.data() + static_cast<size_t>(storage) * size;
+            bytes.insert(bytes.end(), element, element + size);
+          });
+        }
         const OutputTolerance& documented = op.Tolerance(def.name);
         Tolerance tolerance{documented.ulp, documented.c, DType::kFloat32};
         const CaseFile& c = *point.case_file;

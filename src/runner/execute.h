@@ -20,6 +20,8 @@ namespace aclnn_check {
 enum class CallPhase : int32_t { kPrepare, kUpload, kGetWorkspaceSize, kExecute, kSynchronize, kCheck };
 std::string_view CallPhaseName(CallPhase phase);
 
+class FailureArchive;
+
 struct RunContext {
   const Provider* provider = nullptr;
   Product product = Product::kA2;
@@ -29,6 +31,10 @@ struct RunContext {
   // The run's case paths (absolute, quoted): matrix checks have no file of their own.
   std::string run_cases;
   volatile CallPhase* phase = nullptr;  // updated before each provider call, when set
+  // --repeat: calls per point whose outputs must be bit-identical (rule harness.deterministic).
+  int repeat = 1;
+  // --save-failures: where failing points' data goes (nullptr: nowhere).
+  const FailureArchive* failure_archive = nullptr;
 };
 
 // The host side of a test point: inputs generated and laid out, outputs pre-filled with a
@@ -51,11 +57,25 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
 // The decoded device values of each computed output, by tensor name (logical order).
 using DeviceOutputs = std::map<std::string, std::vector<double>>;
 
+// What a call left in its computed outputs, by tensor name: the decoded values and the elements'
+// bytes as the device wrote them (logical order, the dtype's encoding), for bit-exact comparison of
+// repeated calls and for saving failure data.
+struct CapturedOutputs {
+  DeviceOutputs values;
+  std::map<std::string, std::vector<std::byte>> bytes;
+};
+
 // ExecuteTestPoint with the host side given (nullopt: PreparePoint), for golden data whose inputs
 // and expected outputs come from a file; device_outputs, when set, receives the outputs.
 TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<PreparedPoint> prepared,
                                      const DeviceSession& session, const RunContext& context,
                                      DeviceOutputs* device_outputs = nullptr);
+
+// The same on a host side that stays the caller's (prepared: nullptr prepares it here), so one
+// PreparedPoint serves repeated calls; captured, when set, receives the outputs.
+TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* prepared,
+                                  const DeviceSession& session, const RunContext& context,
+                                  CapturedOutputs* captured);
 
 // Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
 // values, the reference): what --max-memory is compared with.

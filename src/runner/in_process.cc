@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "report/report_json.h"
+#include "runner/point_run.h"
 
 namespace aclnn_check {
 namespace {
@@ -40,7 +41,7 @@ bool RunInProcess(const Provider& provider, const RunContext& context,
       return;
     }
     for (size_t i = next++; i < points.size() && !stop_requested; i = next++) {
-      on_result(i, TestPointJson(ExecuteTestPoint(*points[i], *session, context)));
+      on_result(i, TestPointJson(RunTestPoint(*points[i], *session, context)));
     }
   };
   std::vector<std::thread> threads;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "report/report_json.h"
+#include "runner/point_run.h"
 
 namespace aclnn_check {
 namespace {
@@ -85,7 +86,7 @@ std::optional<std::string> ReadFrame(int fd) {
     uint64_t index = 0;
     while (ReadAll(commands, &index, sizeof index)) {
       status->point = static_cast<int64_t>(index);
-      const TestPointResult result = ExecuteTestPoint(*points[index], session, context);
+      const TestPointResult result = RunTestPoint(*points[index], session, context);
       if (!WriteFrame(results, TestPointJson(result).dump())) break;
     }
   } catch (const std::exception& error) {

@@ -40,6 +40,9 @@ const std::map<std::string, std::string>& GenericRules() {
       {"harness.crash", "the provider does not crash the process running the test point"},
       {"harness.timeout", "the test point finishes within --timeout (or the case's timeout)"},
       {"harness.memory", "the test point's buffers fit in --max-memory"},
+      {"harness.deterministic",
+       "--repeat N: N calls on the same inputs, each with a new executor, give bit-identical outputs "
+       "(SPEC 5.1 repeat runs; all six operators are documented deterministic)"},
   };
   return rules;
 }

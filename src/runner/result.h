@@ -68,6 +68,8 @@ struct TestPointResult {
   // the outputs carry its verdicts, reported beside (never instead of) the point's own verdict.
   std::string cann_standard;
   std::string cann_source;
+  // --save-failures: where the point's data went, or why it was not saved (null: not asked).
+  nlohmann::json failure_data;
 };
 
 }  // namespace aclnn_check

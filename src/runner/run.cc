@@ -21,7 +21,9 @@
 #include "report/atomic_file.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
+#include "report/run_history.h"
 #include "runner/execute.h"
+#include "runner/failure_archive.h"
 #include "runner/in_process.h"
 #include "runner/isolation.h"
 
@@ -256,6 +258,17 @@ int Run(const RunOptions& options) {
     context.run_cases += (context.run_cases.empty() ? "" : " ") +
                          ShellQuote(std::filesystem::absolute(path, error).string());
   }
+  context.repeat = std::max(1, options.repeat);
+  std::unique_ptr<FailureArchive> failure_archive;
+  if (!options.save_failures.empty()) {
+    try {
+      failure_archive = std::make_unique<FailureArchive>(options.save_failures, options.save_failures_max_bytes);
+    } catch (const std::exception& error) {
+      std::cerr << "aclnn-check: " << error.what() << "\n";
+      return 2;
+    }
+    context.failure_archive = failure_archive.get();
+  }
   const uint64_t max_memory = options.max_memory_bytes ? options.max_memory_bytes : HalfOfMemory();
   std::vector<std::optional<nlohmann::json>> results(selected.size());
   size_t done = 0, failed = 0;
@@ -276,7 +289,13 @@ int Run(const RunOptions& options) {
                   << first.at("message").get<std::string>();
       }
       if (verdict == "not-provided") std::cout << "\n  the provider does not export " << result.at("op").get<std::string>();
-      std::cout << "\n  repro: " << result.at("repro").get<std::string>() << "\n" << std::flush;
+      std::cout << "\n  repro: " << result.at("repro").get<std::string>();
+      if (const auto saved = result.find("failure_data"); saved != result.end()) {
+        std::cout << (saved->contains("not_saved") ? "\n  data not saved (" + saved->at("not_saved").get<std::string>() + "): "
+                                                   : "\n  data: ")
+                  << saved->at("path").get<std::string>();
+      }
+      std::cout << "\n" << std::flush;
     }
     results[index] = std::move(result);
     progress.Update(++done, failed);
@@ -307,7 +326,8 @@ int Run(const RunOptions& options) {
       IsolationOptions isolation;
       isolation.workers = jobs;
       isolation.timeout_of = [&](const TestPoint& point) {
-        return point.case_file->timeout_seconds.value_or(options.timeout_seconds);
+        // --repeat N makes N calls in the same worker: the limit is per call.
+        return point.case_file->timeout_seconds.value_or(options.timeout_seconds) * context.repeat;
       };
       completed = RunIsolated(options.provider, context, runnable, isolation,
                               [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
@@ -345,6 +365,7 @@ int Run(const RunOptions& options) {
       {"isolated", options.isolate},
       {"interrupted", !completed},
       {"require_all", options.require_all},
+      {"repeat", context.repeat},
       {"overrides", OverridesJson(profiles)},
   };
   std::vector<std::string> operator_names;
@@ -356,6 +377,8 @@ int Run(const RunOptions& options) {
   const nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
   try {
     WriteReports(report, options.report_dir);
+    // An interrupted run is not a data point of the trends.
+    if (!options.run_history.empty() && completed) AppendJsonLine(options.run_history, RunHistoryEntry(report));
   } catch (const std::exception& error) {
     std::cerr << "aclnn-check: " << error.what() << "\n";
     return 2;
@@ -365,6 +388,10 @@ int Run(const RunOptions& options) {
             << totals.at("failed") << " failed, " << totals.at("not_provided") << " not provided, "
             << totals.at("errors") << " errors (" << soc << ", " << ProductName(product)
             << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
+  if (failure_archive) {
+    std::cout << "failure data: " << ByteSize(failure_archive->used_bytes()) << " in "
+              << failure_archive->dir().string() << "\n";
+  }
   if (!completed) {
     std::cout << "interrupted: the report holds the " << report.at("test_points").size() << " of "
               << selected.size() << " test points that finished\n";

@@ -25,6 +25,10 @@ struct RunOptions {
   bool isolate = true;    // run test points in worker processes (--no-isolate: in this process)
   uint64_t max_memory_bytes = 0;  // 0: half of the machine's memory
   std::string command_line;  // as typed, for the report
+  int repeat = 1;                   // --repeat: calls per point, outputs bit-identical
+  std::string save_failures;        // --save-failures DIR ('' for none)
+  uint64_t save_failures_max_bytes = uint64_t{1} << 30;  // --save-failures-max-mb
+  std::string run_history;          // --run-history FILE: one summary line appended ('' for none)
 };
 
 // Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -41,6 +42,10 @@ enum class Fault {
   // Not a fault: LogitGrad computed the way the real CANN kernel does (semantics.md section 4),
   // to prove that cases/profiles/cann-kernel.json admits it and the documents alone do not.
   kCannLogitKernel,
+  // Accurate but not deterministic: HardswishBackward's multiply-add is associated in one of three
+  // ways chosen by a call counter, as a kernel whose reduction order depends on scheduling would.
+  // Every result stays within the element bound, so only --repeat (harness.deterministic) sees it.
+  kCallCountedOrder,
 };
 constexpr Fault kFault = Fault::ACLNN_FAULT;
 
@@ -95,7 +100,23 @@ void Misbehave(const OpArgs& args, void* workspace) {
   }
 }
 
+std::atomic<unsigned> hardswish_calls{0};
+
+// gradOutput * (self / 3 + 0.5), associated as the call counter says; each way rounds a few times
+// in float32, well inside the documented c = 4.
+float CallCountedProduct(float grad, float x, unsigned call) {
+  switch (call % 3) {
+    case 1:
+      return grad * x / 3.0f + grad * 0.5f;
+    case 2:
+      return (grad * (x + 1.5f)) / 3.0f;
+    default:
+      return grad * (x / 3.0f + 0.5f);
+  }
+}
+
 void HardswishBackward(const OpArgs& args) {
+  const unsigned call = hardswish_calls++;
   TensorView grad_view = *args.tensor(0), self_view = *args.tensor(1), out_view = *args.tensor(2);
   if (kFault == Fault::kIgnoredLayout) {
     grad_view = AsContiguous(grad_view);
@@ -111,6 +132,9 @@ void HardswishBackward(const OpArgs& args) {
     const float x = self[i];
     float value = x < -3.0f ? 0.0f : grad[i] * Factor(x);
     if (kFault == Fault::kWrongRuleResult && std::isnan(x)) value = 0.0f;
+    if (kFault == Fault::kCallCountedOrder && std::isfinite(grad[i]) && x > -3.0f && x < 3.0f) {
+      value = CallCountedProduct(grad[i], x, call);
+    }
     out[i] = value;
     if (kFault == Fault::kBiasedRounding) out[i] = Truncate(value, out_view.dtype);
   }

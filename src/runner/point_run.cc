@@ -1,0 +1,72 @@
+#include "runner/point_run.h"
+
+#include <chrono>
+
+#include "core/status.h"
+#include "runner/determinism.h"
+#include "runner/failure_archive.h"
+
+namespace aclnn_check {
+namespace {
+
+constexpr const char* kDeterministicRule = "harness.deterministic";
+
+// Calls 2..repeat on the same host side; each makes new device buffers and a new executor.
+void CheckRepeatedCalls(const TestPoint& point, const PreparedPoint& prepared, const CapturedOutputs& first,
+                        const DeviceSession& session, const RunContext& context, TestPointResult* result) {
+  std::map<std::string, DType> dtypes;
+  for (const OutputResult& output : result->outputs) dtypes[output.name] = *ParseDType(output.dtype);
+  DeterminismCheck check(first, dtypes);
+  for (int call = 2; call <= context.repeat; ++call) {
+    CapturedOutputs later;
+    const TestPointResult again = ExecuteOnPrepared(point, &prepared, session, context, &later);
+    if (again.status != 0 || again.execute_status != 0) {
+      check.AddFailedCall(call, "GetWorkspaceSize returned " + DescribeStatus(again.status.value_or(-1)) +
+                                    (again.execute_status ? ", execute " + DescribeStatus(*again.execute_status) : "") +
+                                    " where call 1 succeeded");
+    } else {
+      check.Add(call, later);
+    }
+  }
+  const RuleOverride* override = context.profiles->Find(kDeterministicRule);
+  const bool waived = override && override->waive;
+  const bool held = check.deterministic();
+  result->rules.push_back({kDeterministicRule, held, waived, 0});
+  if (held || waived) return;
+  std::string message;
+  for (const std::string& sentence : check.Differences()) message += (message.empty() ? "" : "; ") + sentence;
+  result->failures.push_back({kDeterministicRule, message});
+  if (result->verdict == Verdict::kPassed) result->verdict = Verdict::kFailed;
+}
+
+bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict == Verdict::kError; }
+
+}  // namespace
+
+TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
+  const bool repeat = context.repeat > 1 && point.expected.ok();
+  if (!repeat && !context.failure_archive) return ExecuteTestPoint(point, session, context);
+  if (!context.provider->Symbols(point.op())) return ExecuteTestPoint(point, session, context);
+  std::optional<PreparedPoint> prepared;
+  try {
+    if (context.phase) *context.phase = CallPhase::kPrepare;
+    prepared = PreparePoint(point);
+  } catch (const std::exception&) {
+    // The plain call reports the same error the usual way.
+    return ExecuteTestPoint(point, session, context);
+  }
+  CapturedOutputs first;
+  TestPointResult result = ExecuteOnPrepared(point, &*prepared, session, context, &first);
+  const bool computed = result.status == 0 && result.execute_status == 0;
+  if (repeat && computed) {
+    const auto start = std::chrono::steady_clock::now();
+    CheckRepeatedCalls(point, *prepared, first, session, context, &result);
+    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  if (context.failure_archive && Failing(result.verdict)) {
+    result.failure_data = context.failure_archive->Save(point, *prepared, first, result);
+  }
+  return result;
+}
+
+}  // namespace aclnn_check
