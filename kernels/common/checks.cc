@@ -35,7 +35,8 @@ std::optional<CheckOutcome> RequireSupportedDType(const Operator& op, Product pr
                                                   const OpArgs& args, size_t slot) {
   const TensorView* tensor = args.tensor(slot);
   if (!tensor || op.Supports(product, tensor->dtype)) return std::nullopt;
-  const std::string has = SlotName(op, slot) + " has dtype " + std::string(DTypeName(tensor->dtype));
+  const std::string has =
+      SlotName(op, slot) + " has dtype " + std::string(DTypeName(tensor->dtype));
   const std::string on = std::string(ProductName(product));
   return Reject(ACLNN_ERR_PARAM_INVALID, op.MatrixRule(tensor->dtype),
                 op.AvailableOn(product)

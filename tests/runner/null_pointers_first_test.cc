@@ -70,7 +70,7 @@ TEST(NullPointersFirst, TheBundledProvidersReturn161001OnEveryProduct) {
       options.report_dir = (dir.path() / "report").string();
       options.isolate = false;
       const std::string where = std::string(provider) + " " + *options.soc;
-      EXPECT_EQ(Run(options), 0) << where;
+      EXPECT_EQ(aclnn_check::Run(options), 0) << where;
       const nlohmann::json report =
           nlohmann::json::parse(testing::ReadFile(dir.path() / "report/report.json"));
       int64_t null_points = 0;

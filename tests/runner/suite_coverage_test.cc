@@ -44,7 +44,8 @@ TEST(DefaultSuiteCoverage, EveryRuleIsAppliedOnSomeProductAndAlwaysHolds) {
   }
   // Generic rules a correct provider exercises (crash, timeout, memory and underflow need a
   // misbehaving provider or kernel; their own tests cover them).
-  for (const char* rule : {"numerics.element_bound", "numerics.special_values", "numerics.rounding_bias",
+  for (const char* rule : {"numerics.element_bound", "numerics.special_values",
+                           "numerics.overflow_bound", "numerics.rounding_bias",
                            "harness.status", "harness.reject_writes_nothing", "harness.inputs_unchanged",
                            "harness.writes_inside_view", "harness.untouched_output", "harness.guard_bytes"}) {
     required.push_back(rule);
