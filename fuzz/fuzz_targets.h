@@ -12,6 +12,10 @@ namespace aclnn_check::fuzz {
 // generation, derived inputs, the float64 reference on calls the validation accepts).
 void FuzzCaseFile(std::string_view data);
 
+// A CANN case file (ATK JSON or ST CSV): detect, read, map every case and expand the converted
+// ones (ImportCannText).
+void FuzzCannImport(std::string_view data);
+
 // One or two report.json documents (separated by a line "---"): parse and schema-check, merge,
 // and render JUnit and HTML from the result.
 void FuzzReports(std::string_view data);

@@ -42,6 +42,12 @@ TEST(FuzzRegressions, CaseFileCorpusAndSavedCrashes) {
   RecordProperty("regressions", regressions);
 }
 
+TEST(FuzzRegressions, CannImportSeedsAndSavedCrashes) {
+  const int seeds = ReplayFolder(kSourceDir / "tests/import/data", fuzz::FuzzCannImport);
+  ReplayFolder(kSourceDir / "fuzz/regressions/cann_import", fuzz::FuzzCannImport);
+  EXPECT_GE(seeds, 3);
+}
+
 TEST(FuzzRegressions, ReportCorpusAndSavedCrashes) {
   const int seeds = ReplayFolder(kSourceDir / "fuzz/corpus/reports", fuzz::FuzzReports);
   ReplayFolder(kSourceDir / "fuzz/regressions/reports", fuzz::FuzzReports);
@@ -91,6 +97,11 @@ TEST(FuzzRegressions, HostileInputsEndInInputError) {
       fuzz::FuzzCaseFile(R"({"name": "x", "op": "LogitGrad", "axes": {"eps": [[1]]}})"));
   EXPECT_NO_THROW(fuzz::FuzzCaseFile(
       R"({"name": "x", "op": "LayerNormBackward", "axes": {"normalized_rank": [-5]}})"));
+  // Nesting deep enough to overflow a recursive parser's stack.
+  EXPECT_NO_THROW(fuzz::FuzzCannImport("op_name,input_shapes,input_dtypes\nswi_glu_grad,\"" +
+                                       std::string(1 << 20, '(') + "\",\n"));
+  EXPECT_NO_THROW(fuzz::FuzzCannImport("[{\"aclnn_name\": \"aclnnLogitGrad\", \"id\": " +
+                                       std::string(1 << 20, '[') + std::string(1 << 20, ']') + "}]"));
 }
 
 }  // namespace
