@@ -109,10 +109,12 @@ TEST(PublicCannCases, EveryCaseConvertsOrIsSkippedWithAReason) {
         EXPECT_NE(acc, json::parse(R"({"single_bm": {"type": "high_performance"}})")) << file << " " << skipped.location;
       }
     }
-    // Every converted case parses and expands (ImportCannText expands on A2; here every product).
+    // Every converted case, as written, parses and expands on A2 (the product the sources target;
+    // on INF a product rule such as SwiGluGrad's 64-byte alignment may reject a case that expects
+    // success).
     for (const json& document : result.converted) {
       const CaseFile parsed = ParseCaseFile(document.dump(), file.string());
-      for (Product product : AllProducts()) ExpandCase(parsed, product);
+      EXPECT_FALSE(ExpandCase(parsed, Product::kA2).empty()) << file << " " << document.at("name");
     }
     results.push_back(result);
   }
