@@ -15,6 +15,10 @@ namespace aclnn_check::fuzz {
 // generation, derived inputs, the float64 reference on calls the validation accepts).
 std::optional<std::string> FuzzCaseFile(std::string_view data);
 
+// A CANN case file (ATK JSON or ST CSV): detect, read, map every case and expand the converted
+// ones (ImportCannText).
+std::optional<std::string> FuzzCannImport(std::string_view data);
+
 // One or two report.json documents (separated by a line "---"): parse and schema-check, merge,
 // and render JUnit and HTML from the result.
 std::optional<std::string> FuzzReports(std::string_view data);

@@ -52,6 +52,12 @@ TEST(FuzzRegressions, CaseFileCorpusAndSavedCrashes) {
   RecordProperty("regressions", regressions);
 }
 
+TEST(FuzzRegressions, CannImportSeedsAndSavedCrashes) {
+  const int seeds = ReplayFolder(kSourceDir / "tests/import/data", fuzz::FuzzCannImport);
+  ReplayFolder(kSourceDir / "fuzz/regressions/cann_import", fuzz::FuzzCannImport);
+  EXPECT_GE(seeds, 3);
+}
+
 TEST(FuzzRegressions, ReportCorpusAndSavedCrashes) {
   const int seeds = ReplayFolder(kSourceDir / "fuzz/corpus/reports", fuzz::FuzzReports);
   ReplayFolder(kSourceDir / "fuzz/regressions/reports", fuzz::FuzzReports);
@@ -130,6 +136,15 @@ TEST(FuzzRegressions, HostileInputsEndInInputError) {
           R"({"name": "x", "op": "LayerNormBackward", "axes": {"normalized_rank": [-5]}})"),
       "normalized_rank"));
   EXPECT_TRUE(RejectedNaming(fuzz::FuzzGoldenFile("not an HDF5 file"), "fuzz.h5"));
+  // Nesting deep enough to overflow a recursive parser's stack: rejected at the nesting bound.
+  EXPECT_TRUE(RejectedNaming(
+      fuzz::FuzzCannImport("op_name,input_shapes,input_dtypes\nswi_glu_grad,\"" +
+                           std::string(1 << 20, '(') + "\",\n"),
+      "fuzz_cases.csv"));
+  EXPECT_TRUE(RejectedNaming(
+      fuzz::FuzzCannImport("[{\"aclnn_name\": \"aclnnLogitGrad\", \"id\": " +
+                           std::string(1 << 20, '[') + std::string(1 << 20, ']') + "}]"),
+      "fuzz_cases.csv"));
 }
 
 }  // namespace

@@ -41,6 +41,53 @@ const json& Member(const json& object, const char* key, const std::string& path,
   return object.at(key);
 }
 
+// A one-value list is that value; a number, boolean or non-interval string is itself; [low, high]
+// or an interval string is a range to draw from.
+SourceAttribute ReadAttribute(const json& input, const std::string& name, const std::string& column,
+                              const std::string& path, const std::string& at) {
+  SourceAttribute attribute;
+  attribute.name = name;
+  attribute.column = column;
+  const json values = input.value("range_values", json());
+  if (values.is_array() && values.size() == 1) {
+    attribute.value = values[0];
+  } else if (values.is_number() || values.is_boolean() ||
+             (values.is_string() && !ParseInterval(values.get<std::string>()))) {
+    attribute.value = values;
+  } else {
+    attribute.range = RangeOf(values, path, at + "/range_values");
+  }
+  return attribute;
+}
+
+// ATK's accuracy standards (standard.acc). ATK's own sources are not public; what the ops-nn case
+// lists use is "single_bm" or {"single_bm": {"type": ..., "<dtype>_error": T, "<dtype>_eb": ...}}
+// (docs/decisions.md, "ATK accuracy standards"). Plain single_bm and type high_performance are the
+// community Threshold standard; thresholds or types that change it are not expressible.
+std::string AccuracyStandard(const json& acc, const std::string& path, const std::string& pointer) {
+  if (acc == "single_bm") return "single_bm";
+  if (!acc.is_string() && !(acc.is_object() && acc.size() == 1)) {
+    throw InputError(path, pointer, "a string such as \"single_bm\" or {\"single_bm\": {...}}");
+  }
+  if (acc.is_string()) {
+    throw NotExpressible("standard.acc", "accuracy standard " + acc.dump() +
+                                             " is not one aclnn-check knows (single_bm, with type high_performance)");
+  }
+  const auto& [standard, options] = *acc.items().begin();
+  if (standard != "single_bm") {
+    throw NotExpressible("standard.acc", "accuracy standard " + json(standard).dump() +
+                                             " is not one aclnn-check knows (single_bm, with type high_performance)");
+  }
+  if (!options.is_object()) throw InputError(path, pointer + "/single_bm", "an object of options, e.g. {\"type\": \"high_performance\"}");
+  for (const auto& [key, value] : options.items()) {
+    if (key == "type" && value == "high_performance") continue;
+    throw NotExpressible("standard.acc", "single_bm option " + json(key).dump() + ": " + value.dump() +
+                                             " changes the threshold; aclnn-check judges single_bm with the "
+                                             "community thresholds (type high_performance) only");
+  }
+  return "single_bm";
+}
+
 SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
   const std::string pointer = "/" + std::to_string(index);
   SourceCase c;
@@ -55,30 +102,30 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
 
   const json& standard = Member(entry, "standard", path, pointer, "{\"acc\": ..., \"perf\": ...}");
   const json& acc = Member(standard, "acc", path, pointer + "/standard", "the accuracy standard, e.g. \"single_bm\"");
-  // "single_bm", or the standard with its options: {"single_bm": {"type": "high_performance"}}.
-  if (!acc.is_string() && !(acc.is_object() && acc.size() == 1)) {
-    throw InputError(path, pointer + "/standard/acc", "a string such as \"single_bm\" or {\"single_bm\": {...}}");
-  }
   c.tolerance_column = "standard.acc";
-  if (acc != "single_bm") {
-    throw NotExpressible("standard.acc", "accuracy standard " + acc.dump() +
-                                             " is not one aclnn-check knows (single_bm without options)");
-  }
-  c.tolerance.standard = "single_bm";
+  c.tolerance.standard = AccuracyStandard(acc, path, pointer + "/standard/acc");
   c.tolerance.source = std::filesystem::path(path).filename().string() + " " + c.location;
 
   const json& listed = Member(entry, "inputs", path, pointer, "a list of tensors and attributes");
   if (!listed.is_array()) throw InputError(path, pointer + "/inputs", "a list of tensors and attributes");
-  // Some lists group attributes in nested lists ([{"name": "outputMask", "type": "attrs"}]).
+  // Some lists group attributes in nested lists: [{"name": "eps", "type": "attrs", ...}] holds one
+  // attribute; a group of entries that share one name is a list attribute with one entry per
+  // element (aclnnLayerNormBackward's normalizedShape and outputMask).
   std::vector<std::pair<const json*, std::string>> inputs;
+  std::vector<size_t> groups;  // the index in `listed` each entry came from
   for (size_t i = 0; i < listed.size(); ++i) {
     const std::string at = pointer + "/inputs/" + std::to_string(i);
     if (!listed[i].is_array()) {
       inputs.emplace_back(&listed[i], at);
+      groups.push_back(i);
       continue;
     }
-    for (size_t j = 0; j < listed[i].size(); ++j) inputs.emplace_back(&listed[i][j], at + "/" + std::to_string(j));
+    for (size_t j = 0; j < listed[i].size(); ++j) {
+      inputs.emplace_back(&listed[i][j], at + "/" + std::to_string(j));
+      groups.push_back(i);
+    }
   }
+  std::optional<size_t> list_attribute_group;  // the group c.attributes.back() came from
   for (size_t i = 0; i < inputs.size(); ++i) {
     const json& input = *inputs[i].first;
     const std::string& at = inputs[i].second;
@@ -115,23 +162,54 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
       tensor.range = RangeOf(input.value("range_values", json()), path, at + "/range_values");
       c.inputs.push_back(std::move(tensor));
     } else if (type == "attr" || type == "attrs") {
-      SourceAttribute attribute;
-      attribute.name = name.get<std::string>();
-      attribute.column = column;
-      const json values = input.value("range_values", json());
-      if (values.is_array() && values.size() == 1) {
-        attribute.value = values[0];
-      } else if (values.is_number() || values.is_boolean() || (values.is_string() && !ParseInterval(values.get<std::string>()))) {
-        attribute.value = values;
-      } else {
-        attribute.range = RangeOf(values, path, at + "/range_values");
+      SourceAttribute attribute = ReadAttribute(input, name.get<std::string>(), column, path, at);
+      const bool same_group = list_attribute_group == groups[i] && !c.attributes.empty() &&
+                              c.attributes.back().name == attribute.name;
+      if (!same_group) {
+        c.attributes.push_back(std::move(attribute));
+        list_attribute_group = groups[i];
+        continue;
       }
-      c.attributes.push_back(std::move(attribute));
+      SourceAttribute& list = c.attributes.back();
+      if (list.range || attribute.range) {
+        throw NotExpressible(column, "a list attribute whose elements are ranges");
+      }
+      if (!list.list) {
+        list.value = json::array({list.value});
+        list.list = true;
+      }
+      list.value.push_back(attribute.value);
     } else {
       throw InputError(path, at + "/type", "\"tensor\", \"attr\" or \"attrs\", got " + type.dump());
     }
   }
   return c;
+}
+
+// ATK cases nest four deep; messages print parts of an entry (JSON's dump recurses), so hostile
+// input must not choose the depth.
+constexpr int kMaxJsonDepth = 64;
+
+void CheckNesting(const std::string& text, const std::string& path) {
+  int depth = 0, line = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw InputError(path, "line " + std::to_string(line),
+                         "lists and objects nested at most " + std::to_string(kMaxJsonDepth) + " deep");
+      }
+    }
+    if (c == ']' || c == '}') --depth;
+  }
 }
 
 }  // namespace
@@ -164,6 +242,7 @@ bool LooksLikeAtkJson(const std::string& text) {
 
 std::vector<SourceCase> ReadAtkJson(const std::string& text, const std::string& path,
                                     std::vector<SkippedCase>* skipped) {
+  CheckNesting(text, path);
   const json document = ParseJsonText(text, path);
   if (!document.is_array()) throw InputError(path, "/", "a list of ATK cases");
   std::vector<SourceCase> cases;

@@ -1,5 +1,6 @@
 #include "import/case_mapping.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -39,13 +40,16 @@ class Mapping {
   }
 
   const SourceTensor& Input(const std::vector<std::string>& names) const {
-    for (const SourceTensor& tensor : source_.inputs) {
-      for (const std::string& name : names) {
-        if (tensor.name == name) return tensor;
-      }
-    }
+    if (const SourceTensor* tensor = OptionalInput(names)) return *tensor;
     throw NotExpressible(source_.format == "ST CSV" ? "input_shapes" : "inputs",
                          "no input named " + names.front());
+  }
+
+  const SourceTensor* OptionalInput(const std::vector<std::string>& names) const {
+    for (const SourceTensor& tensor : source_.inputs) {
+      if (std::find(names.begin(), names.end(), tensor.name) != names.end()) return &tensor;
+    }
+    return nullptr;
   }
 
   // The source's output i (ST CSV only), or nullptr.
@@ -202,25 +206,49 @@ json LogitGrad(Mapping& m) {
   return m.Build("LogitGrad");
 }
 
+// normalizedShape (ATK: one attrs entry per dim, or a single dim) when given, else the rank of
+// gamma; either way it must be the trailing dims of x.
+size_t NormalizedRank(const Mapping& m, const SourceTensor& x, const SourceTensor& gamma) {
+  Dims normalized = gamma.shape;
+  std::string column = gamma.column;
+  if (const SourceAttribute* attribute = m.Attribute("normalizedShape")) {
+    const json list = attribute->value.is_array() ? attribute->value : json::array({attribute->value});
+    normalized.clear();
+    for (const json& dim : list) {
+      const std::optional<int64_t> size = ExactInt64(dim);
+      if (!size) throw NotExpressible(attribute->column, "normalizedShape must be integers, got " + attribute->value.dump());
+      normalized.push_back(*size);
+    }
+    column = attribute->column;
+  }
+  const size_t rank = x.shape.size(), k = normalized.size();
+  if (k == 0 || k > rank || !std::equal(normalized.begin(), normalized.end(), x.shape.end() - static_cast<long>(k))) {
+    throw NotExpressible(column, "the normalized shape is not the last dims of x");
+  }
+  return k;
+}
+
 json LayerNormBackward(Mapping& m) {
   // LayerNormGradV3's prototype: dy, x, rstd, mean, gamma; outputs pd_x, pd_gamma, pd_beta.
+  // aclnnLayerNormBackward (ATK): gradOut, input, normalizedShape, mean, rstd, weightOptional,
+  // biasOptional, outputMask.
   m.NameInputsByPosition({"dy", "x", "rstd", "mean", "gamma"});
-  const SourceTensor& dy = m.Input({"dy"});
-  const SourceTensor& x = m.Input({"x"});
+  const SourceTensor& dy = m.Input({"dy", "gradOut"});
+  const SourceTensor& x = m.Input({"x", "input"});
   const SourceTensor& rstd = m.Input({"rstd"});
   const SourceTensor& mean = m.Input({"mean"});
-  const SourceTensor& gamma = m.Input({"gamma"});
-  const size_t rank = x.shape.size(), k = gamma.shape.size();
-  if (k == 0 || k > rank || !std::equal(gamma.shape.begin(), gamma.shape.end(), x.shape.end() - static_cast<long>(k))) {
-    throw NotExpressible(gamma.column, "gamma's shape is not the last dims of x, so it gives no normalizedShape");
-  }
+  const SourceTensor& gamma = m.Input({"gamma", "weightOptional", "weight"});
+  const SourceTensor* beta = m.OptionalInput({"biasOptional", "bias"});
+  const size_t k = NormalizedRank(m, x, gamma);
   Dims stat_shape(x.shape.begin(), x.shape.end() - static_cast<long>(k));
   stat_shape.insert(stat_shape.end(), k, 1);
   std::vector<bool> mask = {true, true, true};  // the prototype's default output_mask
-  if (const SourceAttribute* attribute = m.Attribute("output_mask")) {
+  for (const char* name : {"output_mask", "outputMask"}) {
+    const SourceAttribute* attribute = m.Attribute(name);
+    if (!attribute) continue;
     const json& value = attribute->value;
     if (!value.is_array() || !std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_boolean(); })) {
-      throw NotExpressible(attribute->column, "output_mask must be a list of booleans");
+      throw NotExpressible(attribute->column, std::string(name) + " must be a list of booleans");
     }
     mask = value.get<std::vector<bool>>();
   }
@@ -229,9 +257,9 @@ json LayerNormBackward(Mapping& m) {
   m.Axis("input_shape", x.shape);
   m.Axis("normalized_rank", static_cast<int64_t>(k));
   m.Axis("weight", "given");
-  m.Axis("bias", "none");
-  m.Note("bias passed as null (the kernel has no beta input)");
-  m.Note("mean and rstd drawn from the source's ranges like the kernel test does, not derived from input");
+  m.Axis("bias", beta ? "given" : "none");
+  if (!beta) m.Note("bias passed as null (the kernel has no beta input)");
+  m.Note("mean and rstd drawn from the source's ranges like the source does, not derived from input");
   m.Axis("output_mask", mask);
   const bool stat_same = mean.dtype == dtype && rstd.dtype == dtype && dtype != "float32";
   const std::string stat_dtype = stat_same ? dtype : "float32";
@@ -243,6 +271,7 @@ json LayerNormBackward(Mapping& m) {
   m.Expect("mean", &mean, stat_dtype, stat_shape);
   m.Expect("rstd", &rstd, stat_dtype, stat_shape);
   m.Expect("weight", &gamma, param_dtype, gamma.shape);
+  m.Expect("bias", beta, param_dtype, gamma.shape);
   m.Expect("gradInput", m.Output(0), dtype, x.shape);
   m.Expect("gradWeight", m.Output(1), param_dtype, gamma.shape);
   m.Expect("gradBias", m.Output(2), param_dtype, gamma.shape);
@@ -251,8 +280,23 @@ json LayerNormBackward(Mapping& m) {
   m.Distribution("mean", mean);
   m.Distribution("rstd", rstd);
   m.Distribution("weight", gamma);
+  if (beta) m.Distribution("bias", *beta);
   m.CloseTolerance({"gradInput", "gradWeight", "gradBias"});
   return m.Build("LayerNormBackward");
+}
+
+// LayerNormGrad (ops-nn norm/layer_norm_grad, the kernel behind aclnnLayerNormBackward on the
+// SoCs without LayerNormGradV3): dy, x, variance, mean, gamma. It computes
+// rstd = 1 / sqrt(variance + eps) itself (eps 1e-12 for float32 x, 1e-5 otherwise: op_host
+// layer_norm_grad_tiling_base.cpp), so its rows draw the variance; aclnnLayerNormBackward takes
+// rstd, and a uniform variance is not a distribution of rstd the case format can draw.
+json LayerNormGrad(Mapping& m) {
+  m.NameInputsByPosition({"dy", "x", "variance", "mean", "gamma"});
+  const SourceTensor& variance = m.Input({"variance"});
+  throw NotExpressible(variance.column + " (variance)",
+                       "LayerNormGrad takes the variance and computes rstd = 1/sqrt(variance + eps); "
+                       "aclnnLayerNormBackward takes rstd, and the case format cannot draw rstd as 1/sqrt of a "
+                       "uniform variance");
 }
 
 // Kernel names (ST CSV op_name) and aclnn names (ATK aclnn_name) of the operators mapped so far.
@@ -260,7 +304,10 @@ const std::map<std::string, std::function<json(Mapping&)>>& Mappers() {
   static const std::map<std::string, std::function<json(Mapping&)>> mappers = {
       {"swi_glu_grad", SwiGluGrad},           {"aclnnSwiGluGrad", SwiGluGrad},
       {"logit_grad", LogitGrad},              {"aclnnLogitGrad", LogitGrad},
-      {"layer_norm_grad_v3", LayerNormBackward},
+      {"layer_norm_grad_v3", LayerNormBackward}, {"aclnnLayerNormBackward", LayerNormBackward},
+      // ATK's LayerNormBackward list names the operator without the aclnn prefix.
+      {"LayerNormBackward", LayerNormBackward},
+      {"layer_norm_grad", LayerNormGrad},
   };
   return mappers;
 }

@@ -47,13 +47,23 @@ class LiteralParser {
     SkipSpace();
     if (pos_ >= text_.size()) Fail("a value");
     const char c = text_[pos_];
-    if (c == '(') return Tuple();
-    if (c == '[') return Sequence('[', ']', "',' or ']'");
-    if (c == '{') return Dict();
+    if (c == '(' || c == '[' || c == '{') return Container(c);
     if (c == '\'' || c == '"') return String();
     if (c == '+' || c == '-' || c == '.' || std::isdigit(static_cast<unsigned char>(c))) return Number();
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return Name(1.0);
     Fail("a value (number, string, tuple, list, dict, True, False, None, inf or nan)");
+  }
+
+  // Tuples, lists and dicts, nested at most kMaxLiteralDepth deep: the parser recurses once per
+  // level, so hostile input must not choose the stack depth.
+  json Container(char open) {
+    if (depth_ == kMaxLiteralDepth) {
+      Fail("at most " + std::to_string(kMaxLiteralDepth) + " nested tuples, lists or dicts");
+    }
+    ++depth_;
+    json value = open == '(' ? Tuple() : open == '[' ? Sequence('[', ']', "',' or ']'") : Dict();
+    --depth_;
+    return value;
   }
 
   // "(x)" is x in parentheses; "(x,)" and "(x, y)" are tuples; "()" is the empty tuple.
@@ -225,6 +235,7 @@ class LiteralParser {
 
   std::string_view text_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -29,6 +29,9 @@ class LiteralSyntaxError : public std::invalid_argument {
   std::string expected_;
 };
 
+// Tuples, lists and dicts nest at most this deep (CANN's cells nest three deep).
+constexpr int kMaxLiteralDepth = 64;
+
 // Parses exactly one literal (surrounding spaces allowed); throws LiteralSyntaxError.
 nlohmann::json ParsePythonLiteral(std::string_view text);
 

@@ -33,6 +33,7 @@ struct SourceAttribute {
   std::string name;
   nlohmann::json value;              // a fixed value, or null when only a range is given
   std::optional<ValueRange> range;   // ATK: [low, high] of a scalar attribute
+  bool list = false;                 // ATK: value gathered from a group of entries, one per element
   std::string column;
 };
 

@@ -185,7 +185,7 @@ SourceCase ReadRow(const RowReader& row, const std::string& path) {
     const json attributes = row.Literal("attributes", "a dict, e.g. {'dim': -1}");
     if (!attributes.is_object()) row.Bad("attributes", "a dict, e.g. {'dim': -1}");
     for (const auto& [name, value] : attributes.items()) {
-      c.attributes.push_back({name, value, std::nullopt, "attributes['" + name + "']"});
+      c.attributes.push_back({name, value, std::nullopt, false, "attributes['" + name + "']"});
     }
   }
 

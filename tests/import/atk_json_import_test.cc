@@ -112,13 +112,55 @@ TEST(AtkJsonImport, NestedAttributeGroupsAndStandardsWithOptions) {
                 {"name": "dy", "type": "tensor", "dtype": "fp32", "shape": [4], "range_values": [-1, 1]},
                 [{"name": "eps", "type": "attrs", "dtype": "double", "range_values": 0.125}]]},
     {"id": 1, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": {"type": "high_performance"}}},
-     "inputs": []}])atk";
+     "inputs": [{"name": "x", "type": "tensor", "dtype": "fp16", "shape": [4], "range_values": "(0, 1)"},
+                {"name": "dy", "type": "tensor", "dtype": "fp16", "shape": [4], "range_values": [-1, 1]}]},
+    {"id": 2, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": {"type": "high_precision"}}},
+     "inputs": []},
+    {"id": 3, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": {"type": "high_performance", "fp16_error": "2**-8"}}},
+     "inputs": []},
+    {"id": 4, "aclnn_name": "aclnnLogitGrad", "standard": {"acc": "double_benchmark"}, "inputs": []}])atk";
   const ImportResult result = ImportCannText(text, "nested.json");
-  ASSERT_EQ(result.converted.size(), 1u);
+  ASSERT_EQ(result.converted.size(), 2u);
   EXPECT_EQ(result.converted[0].at("axes").at("eps"), json::parse("[0.125]"));
-  ASSERT_EQ(result.skipped.size(), 1u);
-  EXPECT_EQ(result.skipped[0].column, "standard.acc");
-  EXPECT_NE(result.skipped[0].why.find("high_performance"), std::string::npos);
+  // type high_performance is the community threshold table plain single_bm uses.
+  EXPECT_EQ(result.converted[1].at("cann_tolerance").at("standard"), "single_bm");
+  ASSERT_EQ(result.skipped.size(), 3u);
+  for (const SkippedCase& skipped : result.skipped) EXPECT_EQ(skipped.column, "standard.acc");
+  EXPECT_NE(SkippedAt(result, "case 2 (id 2)")->why.find("\"type\": \"high_precision\""), std::string::npos)
+      << SkippedAt(result, "case 2 (id 2)")->why;
+  EXPECT_NE(SkippedAt(result, "case 3 (id 3)")->why.find("fp16_error"), std::string::npos);
+  EXPECT_NE(SkippedAt(result, "case 4 (id 4)")->why.find("double_benchmark"), std::string::npos);
+  ExpectBadEntry(R"([{"aclnn_name": "aclnnLogitGrad", "standard": {"acc": {"single_bm": 3}}, "inputs": []}])",
+                 "/0/standard/acc/single_bm", "an object of options");
+}
+
+// aclnnLayerNormBackward's list (ops-nn norm/layer_norm_grad_v3/tests/st/aclnnLayerNormBackward):
+// normalizedShape and outputMask as groups of one attribute entry per element, a given bias, the
+// operator named without the aclnn prefix, single_bm with type high_performance.
+TEST(AtkJsonImport, LayerNormBackwardCases) {
+  const ImportResult result = ImportCannFile(ImportData("atk_layer_norm_backward.json"));
+  EXPECT_EQ(result.total, 6u);
+  ASSERT_EQ(result.converted.size(), 3u);
+  const json bf16 = ConvertedCase(result, "atk_layer_norm_backward_0");
+  ASSERT_TRUE(bf16.is_object());
+  EXPECT_EQ(bf16.at("op"), "LayerNormBackward");
+  EXPECT_EQ(bf16.at("axes").at("input_shape"), json::parse("[[3, 4, 5]]"));
+  EXPECT_EQ(bf16.at("axes").at("normalized_rank"), json::parse("[2]"));
+  EXPECT_EQ(bf16.at("axes").at("bias"), json::parse(R"(["given"])"));
+  EXPECT_EQ(bf16.at("axes").at("output_mask"), json::parse("[[true, true, true]]"));
+  EXPECT_EQ(bf16.at("axes").at("stat_dtype"), json::parse(R"(["same"])"));
+  EXPECT_EQ(bf16.at("axes").at("param_dtype"), json::parse(R"(["same"])"));
+  EXPECT_EQ(bf16.at("inputs").at("bias"), json::parse(R"({"dist": "uniform", "low": -5, "high": 5})"));
+  EXPECT_EQ(bf16.at("inputs").at("rstd"), json::parse(R"({"dist": "uniform", "low": 0.5, "high": 2})"));
+  EXPECT_EQ(bf16.at("cann_tolerance").at("standard"), "single_bm");
+  const json masked = ConvertedCase(result, "atk_layer_norm_backward_1");
+  ASSERT_TRUE(masked.is_object());
+  EXPECT_EQ(masked.at("axes").at("output_mask"), json::parse("[[false, true, false]]"));
+  EXPECT_EQ(masked.at("axes").at("normalized_rank"), json::parse("[1]"));
+  EXPECT_EQ(masked.at("axes").at("stat_dtype"), json::parse(R"(["float32"])"));
+  EXPECT_EQ(SkippedAt(result, "case 3 (id 3)")->column, "standard.acc");
+  EXPECT_EQ(SkippedAt(result, "case 4 (id 4)")->column, "inputs[2] normalizedShape");
+  EXPECT_EQ(SkippedAt(result, "case 5 (id 5)")->column, "standard.acc");
 }
 
 TEST(AtkJsonImport, NeitherFormatIsBadInput) {

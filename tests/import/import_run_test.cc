@@ -1,8 +1,7 @@
 // Imported CANN cases end to end: `aclnn-check run` reads the CANN files directly (by content),
 // the converted points pass on both bundled providers, and report.json, junit.xml and report.html
 // show CANN's verdict beside aclnn-check's. `aclnn-check import` writes case files that run the
-// same. With ACLNN_CHECK_CANN_CASES naming a folder of the public ops-nn files, every case in them
-// converts or is skipped with its reason.
+// same. CANN's own public files are imported and run in public_cann_cases_test.cc.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -120,29 +119,6 @@ TEST(ImportCommand, BadInputExitsWithTwoAndWritesNothing) {
   EXPECT_NE(ReadFile(dir.path() / "err.txt").find("bad.csv: line 2, column input_shapes"),
             std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "out"));
-}
-
-// The public ops-nn files (atk_aclnnLogitGrad.json, ttk_kernel_swi_glu_grad_st.csv,
-// ttk_kernel_layer_norm_grad_v3_st.csv, ...) in the folder ACLNN_CHECK_CANN_CASES names.
-TEST(PublicCannCases, EveryCaseConvertsOrIsSkippedWithAReason) {
-  const char* folder = std::getenv("ACLNN_CHECK_CANN_CASES");
-  if (!folder) GTEST_SKIP() << "set ACLNN_CHECK_CANN_CASES to a folder of ops-nn ATK/ST case files";
-  size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    if (!entry.is_regular_file()) continue;
-    const std::string text = ReadFile(entry.path());
-    if (DetectCaseSourceFormat(text) == CaseSourceFormat::kCaseFile) continue;
-    ++files;
-    const ImportResult result = ImportCannText(text, entry.path().string());
-    EXPECT_GT(result.total, 0u) << entry.path();
-    EXPECT_EQ(result.converted.size() + result.skipped.size(), result.total) << entry.path();
-    for (const SkippedCase& skipped : result.skipped) {
-      EXPECT_FALSE(skipped.column.empty() || skipped.why.empty())
-          << entry.path() << " " << skipped.location;
-    }
-    std::cout << ImportSummary({result});
-  }
-  EXPECT_GT(files, 0u) << folder << " holds no ATK JSON or ST CSV file";
 }
 
 }  // namespace

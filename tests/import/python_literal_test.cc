@@ -91,5 +91,16 @@ TEST(PythonLiteral, ErrorsNameThePositionAndWhatWasExpected) {
   ExpectSyntaxError("{[1]: 2}", 4, "dict key");
 }
 
+TEST(PythonLiteral, NestingIsBoundedNotLeftToTheStack) {
+  const auto nested = [](int depth, char open, char close) {
+    return std::string(depth, open) + "1" + std::string(depth, close);
+  };
+  EXPECT_EQ(ParsePythonLiteral(nested(kMaxLiteralDepth, '[', ']')).dump(),
+            std::string(kMaxLiteralDepth, '[') + "1" + std::string(kMaxLiteralDepth, ']'));
+  ExpectSyntaxError(nested(kMaxLiteralDepth + 1, '[', ']'), kMaxLiteralDepth, "nested");
+  // A million open parentheses: an error at the limit, not a stack overflow.
+  ExpectSyntaxError(std::string(1 << 20, '('), kMaxLiteralDepth, "at most 64 nested");
+}
+
 }  // namespace
 }  // namespace aclnn_check
