@@ -69,7 +69,7 @@ TEST(CaseFileErrors, RsqrtUniformNeedsANonNegativeVarianceAndOffset) {
   EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3})"), "/inputs/self",
                         "needs \"offset\""));
   EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": -1})"),
-                        "/inputs/self/offset", "minimum"));
+                        "/inputs/self/offset", "greater than or equal to 0"));
   EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": -1, "high": 3, "offset": 2})"),
                         "/inputs/self/low", "low >= 0"));
   EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": 0})"),
