@@ -30,12 +30,22 @@ InputSpec ParseInput(const json& entry, const std::string& path, const std::stri
     }
     return entry.at(key).get<double>();
   };
-  if (spec.dist == "uniform" || spec.dist == "grid") {
+  if (spec.dist == "uniform" || spec.dist == "grid" || spec.dist == "rsqrt_uniform") {
     spec.low = need("low");
     spec.high = need("high");
     if (!(spec.low <= spec.high)) {
       throw InputError(path, pointer + "/high", "high must not be below low");
     }
+  }
+  if (spec.dist == "rsqrt_uniform") {
+    spec.offset = need("offset");
+    if (!(spec.offset >= 0)) throw InputError(path, pointer + "/offset", "offset must be at least 0");
+    if (!(spec.low >= 0)) throw InputError(path, pointer + "/low", "rsqrt_uniform needs low >= 0 (u is a variance)");
+    if (!(spec.low + spec.offset > 0)) {
+      throw InputError(path, pointer + "/offset", "rsqrt_uniform needs low + offset > 0 (1/sqrt(0) is no value)");
+    }
+  } else if (entry.contains("offset")) {
+    throw InputError(path, pointer + "/offset", "offset applies to dist \"rsqrt_uniform\" only");
   }
   for (const auto& bound : entry.value("open", json::array())) {
     if (spec.dist != "uniform") throw InputError(path, pointer + "/open", "open bounds apply to dist \"uniform\" only");

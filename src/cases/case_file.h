@@ -21,8 +21,9 @@
 namespace aclnn_check {
 
 struct InputSpec {
-  std::string dist = "uniform";  // uniform, normal, grid, exhaustive16
-  double low = 0, high = 1;      // uniform, grid
+  std::string dist = "uniform";  // uniform, normal, grid, exhaustive16, rsqrt_uniform
+  double low = 0, high = 1;      // uniform, grid, rsqrt_uniform (the range of u)
+  double offset = 0;             // rsqrt_uniform: values are 1/sqrt(u + offset)
   bool low_open = false, high_open = false;  // uniform: the bound itself is never drawn
   double mean = 0, std = 1;      // normal
   int64_t count = 0;             // grid

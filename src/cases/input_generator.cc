@@ -86,6 +86,10 @@ std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const C
       value = spec.count == 1 ? spec.low
                               : spec.low + (spec.high - spec.low) * static_cast<double>(step) /
                                                static_cast<double>(spec.count - 1);
+    } else if (spec.dist == "rsqrt_uniform") {
+      // The variance is drawn unrounded: the kernel under test derives rstd from its own
+      // variance input, of which only the rstd rounded to the dtype is passed here.
+      value = 1.0 / std::sqrt(spec.low + (spec.high - spec.low) * random.Uniform(n) + spec.offset);
     } else if (spec.dist == "exhaustive16") {
       const uint16_t bits = static_cast<uint16_t>(i & 0xFFFF);
       value = ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);

@@ -24,7 +24,8 @@ class CounterRandom {
 
 // numel values of the distribution, specials injected at deterministic positions, each value
 // rounded to ctx.dtype. exhaustive16 walks every 16-bit pattern of fp16/bf16 (for float32: every
-// bf16 value, widened).
+// bf16 value, widened). rsqrt_uniform gives 1/sqrt(u + offset), u uniform in [low, high): the rstd
+// of a kernel that draws the variance u and adds eps itself (LayerNormGrad).
 std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
                                    const SpecialContext& ctx);
 

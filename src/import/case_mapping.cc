@@ -100,6 +100,20 @@ class Mapping {
     inputs_[tensor] = input;
   }
 
+  // The tensor is 1/sqrt(v + offset) for v drawn from the source's range (a variance the kernel
+  // turns into rstd itself).
+  void RsqrtDistribution(const std::string& tensor, const SourceTensor& source, double offset) {
+    if (!source.range) {
+      Note(tensor + ": no range in the source; the operator's default distribution");
+      return;
+    }
+    const ValueRange& r = *source.range;
+    if (!std::isfinite(r.low) || !std::isfinite(r.high) || r.low < 0 || !(r.low + offset > 0)) {
+      throw NotExpressible(source.column + " range", "a variance range must be finite and at least 0");
+    }
+    inputs_[tensor] = {{"dist", "rsqrt_uniform"}, {"low", r.low}, {"high", r.high}, {"offset", offset}};
+  }
+
   // Output i of the operator is judged with the source's tolerance i; sources with fewer entries
   // than outputs (one pair for three outputs) apply their last entry to the rest.
   void CloseTolerance(const std::vector<std::string>& outputs) {
@@ -228,14 +242,17 @@ size_t NormalizedRank(const Mapping& m, const SourceTensor& x, const SourceTenso
   return k;
 }
 
-json LayerNormBackward(Mapping& m) {
-  // LayerNormGradV3's prototype: dy, x, rstd, mean, gamma; outputs pd_x, pd_gamma, pd_beta.
+// The kernels behind aclnnLayerNormBackward take (dy, x, <statistic>, mean, gamma) and give
+// pd_x, pd_gamma, pd_beta; they differ in the statistic: LayerNormGradV3 takes rstd, LayerNormGrad
+// the variance. draw_rstd writes rstd's distribution from the statistic's source tensor.
+json LayerNormBackwardFrom(Mapping& m, const std::string& statistic,
+                           const std::function<void(Mapping&, const SourceTensor&, const std::string& dtype)>& draw_rstd) {
   // aclnnLayerNormBackward (ATK): gradOut, input, normalizedShape, mean, rstd, weightOptional,
   // biasOptional, outputMask.
-  m.NameInputsByPosition({"dy", "x", "rstd", "mean", "gamma"});
+  m.NameInputsByPosition({"dy", "x", statistic, "mean", "gamma"});
   const SourceTensor& dy = m.Input({"dy", "gradOut"});
   const SourceTensor& x = m.Input({"x", "input"});
-  const SourceTensor& rstd = m.Input({"rstd"});
+  const SourceTensor& rstd = m.Input({statistic});
   const SourceTensor& mean = m.Input({"mean"});
   const SourceTensor& gamma = m.Input({"gamma", "weightOptional", "weight"});
   const SourceTensor* beta = m.OptionalInput({"biasOptional", "bias"});
@@ -259,7 +276,7 @@ json LayerNormBackward(Mapping& m) {
   m.Axis("weight", "given");
   m.Axis("bias", beta ? "given" : "none");
   if (!beta) m.Note("bias passed as null (the kernel has no beta input)");
-  m.Note("mean and rstd drawn from the source's ranges like the source does, not derived from input");
+  m.Note("mean and " + statistic + " drawn from the source's ranges like the source does, not derived from input");
   m.Axis("output_mask", mask);
   const bool stat_same = mean.dtype == dtype && rstd.dtype == dtype && dtype != "float32";
   const std::string stat_dtype = stat_same ? dtype : "float32";
@@ -278,25 +295,31 @@ json LayerNormBackward(Mapping& m) {
   m.Distribution("gradOut", dy);
   m.Distribution("input", x);
   m.Distribution("mean", mean);
-  m.Distribution("rstd", rstd);
+  draw_rstd(m, rstd, dtype);
   m.Distribution("weight", gamma);
   if (beta) m.Distribution("bias", *beta);
   m.CloseTolerance({"gradInput", "gradWeight", "gradBias"});
   return m.Build("LayerNormBackward");
 }
 
+// LayerNormGradV3's prototype: dy, x, rstd, mean, gamma.
+json LayerNormBackward(Mapping& m) {
+  return LayerNormBackwardFrom(m, "rstd", [](Mapping& mapping, const SourceTensor& rstd, const std::string&) {
+    mapping.Distribution("rstd", rstd);
+  });
+}
+
 // LayerNormGrad (ops-nn norm/layer_norm_grad, the kernel behind aclnnLayerNormBackward on the
 // SoCs without LayerNormGradV3): dy, x, variance, mean, gamma. It computes
-// rstd = 1 / sqrt(variance + eps) itself (eps 1e-12 for float32 x, 1e-5 otherwise: op_host
-// layer_norm_grad_tiling_base.cpp), so its rows draw the variance; aclnnLayerNormBackward takes
-// rstd, and a uniform variance is not a distribution of rstd the case format can draw.
+// rstd = 1 / sqrt(variance + eps) itself, eps 1e-12 for float32 x and 1e-5 otherwise (op_host
+// layer_norm_grad_tiling_base.cpp), so rstd is drawn as 1/sqrt of the row's variance range + eps.
 json LayerNormGrad(Mapping& m) {
-  m.NameInputsByPosition({"dy", "x", "variance", "mean", "gamma"});
-  const SourceTensor& variance = m.Input({"variance"});
-  throw NotExpressible(variance.column + " (variance)",
-                       "LayerNormGrad takes the variance and computes rstd = 1/sqrt(variance + eps); "
-                       "aclnnLayerNormBackward takes rstd, and the case format cannot draw rstd as 1/sqrt of a "
-                       "uniform variance");
+  return LayerNormBackwardFrom(m, "variance", [](Mapping& mapping, const SourceTensor& variance, const std::string& dtype) {
+    const double eps = dtype == "float32" ? 1e-12 : 1e-5;
+    mapping.RsqrtDistribution("rstd", variance, eps);
+    mapping.Note("rstd = 1/sqrt(variance + " + json(eps).dump() + ") with the variance drawn from the source's range, "
+                 "as LayerNormGrad derives it (eps for " + dtype + " x)");
+  });
 }
 
 // Kernel names (ST CSV op_name) and aclnn names (ATK aclnn_name) of the operators mapped so far.

@@ -62,6 +62,29 @@ TEST(CaseFileErrors, OpenBoundsOnlyOnUniformWithRoom) {
       "/inputs/self/open", "low < high"));
 }
 
+TEST(CaseFileErrors, RsqrtUniformNeedsANonNegativeVarianceAndOffset) {
+  const auto with = [](const std::string& input) {
+    return "{" + kHead + R"(, "inputs": {"self": )" + input + "}}";
+  };
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3})"), "/inputs/self",
+                        "needs \"offset\""));
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": -1})"),
+                        "/inputs/self/offset", "greater than or equal to 0"));
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": -1, "high": 3, "offset": 2})"),
+                        "/inputs/self/low", "low >= 0"));
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": 0})"),
+                        "/inputs/self/offset", "low + offset > 0"));
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "rsqrt_uniform", "low": 2, "high": 1, "offset": 1})"),
+                        "/inputs/self/high", "not be below low"));
+  EXPECT_TRUE(RefusedAt(with(R"({"dist": "uniform", "low": 0, "high": 3, "offset": 1})"),
+                        "/inputs/self/offset", "rsqrt_uniform"));
+  const CaseFile accepted =
+      ParseCaseFile(with(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": 1e-5})"), "good.json");
+  EXPECT_EQ(accepted.inputs.at("self").dist, "rsqrt_uniform");
+  EXPECT_EQ(accepted.inputs.at("self").offset, 1e-5);
+  EXPECT_EQ(accepted.inputs.at("self").high, 3);
+}
+
 TEST(CaseFileErrors, CannToleranceNamesRealOutputsAndKnownStandards) {
   EXPECT_TRUE(RefusedAt(
       "{" + kHead +

@@ -76,6 +76,39 @@ TEST(InputGenerator, NormalHasItsMeanAndDeviation) {
   EXPECT_NEAR(std::sqrt(sq / values.size() - mean * mean), 2.0, 0.02);
 }
 
+// rsqrt_uniform is the rstd of a uniform variance: u = 1/v^2 - offset is uniform in [low, high)
+// up to the rounding of v to the dtype (relative 2^-p, doubled by the square).
+TEST(InputGenerator, RsqrtUniformIsOneOverTheRootOfAUniformVariancePlusOffset) {
+  InputSpec spec;
+  spec.dist = "rsqrt_uniform";
+  spec.low = 0.5;
+  spec.high = 3;
+  spec.offset = 1e-5;
+  for (const auto& [dtype, epsilon] : {std::pair{DType::kFloat32, 0x1p-24}, std::pair{DType::kBFloat16, 0x1p-8}}) {
+    const auto values = GenerateValues(spec, 100000, CounterRandom(3, "p", "rstd"), {dtype, {}});
+    double sum = 0, low = 1e9, high = -1e9;
+    for (double v : values) {
+      const double variance = 1 / (v * v);
+      ASSERT_GE(variance, (spec.low + spec.offset) * (1 - 3 * epsilon)) << v;
+      ASSERT_LE(variance, (spec.high + spec.offset) * (1 + 3 * epsilon)) << v;
+      const double u = variance - spec.offset;
+      sum += u;
+      low = std::min(low, u);
+      high = std::max(high, u);
+    }
+    if (dtype == DType::kFloat32) {
+      EXPECT_LT(low, 0.51);
+      EXPECT_GT(high, 2.99);
+      // The mean of u, not of v: the variance is uniform, rstd is not.
+      EXPECT_NEAR(sum / values.size(), 1.75, 0.02);
+    }
+  }
+  // A constant variance: exact values.
+  spec.low = spec.high = 0;
+  spec.offset = 4;
+  for (double v : GenerateValues(spec, 10, CounterRandom(3, "p", "rstd"), {DType::kFloat16, {}})) EXPECT_EQ(v, 0.5);
+}
+
 TEST(InputGenerator, GridAndExhaustive16) {
   InputSpec grid;
   grid.dist = "grid";

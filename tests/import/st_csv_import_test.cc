@@ -109,6 +109,41 @@ TEST(StCsvImport, LayerNormGradV3Rows) {
   EXPECT_EQ(SkippedAt(result, "line 8")->column, "input_shapes[4]");
 }
 
+// LayerNormGrad takes the variance and derives rstd = 1/sqrt(variance + eps) itself (eps 1e-5 for
+// a bfloat16/float16 x, 1e-12 for float32): rstd is drawn that way from the variance's range.
+TEST(StCsvImport, LayerNormGradRowsDrawRstdFromTheVariance) {
+  const ImportResult result = ImportCannFile(ImportData("layer_norm_grad_st.csv"));
+  EXPECT_EQ(result.total, 3u);
+  EXPECT_EQ(result.converted.size(), 2u);
+
+  const json bf16 = ConvertedCase(result, "lng_bf16_k2");
+  ASSERT_FALSE(bf16.is_null());
+  EXPECT_EQ(bf16.at("op"), "LayerNormBackward");
+  EXPECT_EQ(bf16.at("axes"), json::parse(R"({
+      "dtype": ["bfloat16"], "input_shape": [[2, 3, 2, 1]], "normalized_rank": [2],
+      "weight": ["given"], "bias": ["none"], "output_mask": [[true, true, true]],
+      "stat_dtype": ["float32"], "param_dtype": ["same"],
+      "dtype.gradWeight": ["float32"], "dtype.gradBias": ["float32"]})"));
+  EXPECT_EQ(bf16.at("inputs").at("rstd"),
+            json::parse(R"({"dist": "rsqrt_uniform", "low": 0, "high": 3, "offset": 1e-05})"));
+  EXPECT_EQ(bf16.at("inputs").at("mean").at("dist"), "uniform");
+  EXPECT_NE(bf16.at("description").get<std::string>().find("rstd = 1/sqrt(variance + 1e-05)"), std::string::npos)
+      << bf16.at("description");
+
+  const json fp32 = ConvertedCase(result, "lng_fp32");
+  ASSERT_FALSE(fp32.is_null());
+  EXPECT_EQ(fp32.at("inputs").at("rstd"),
+            json::parse(R"({"dist": "rsqrt_uniform", "low": 0.5, "high": 2, "offset": 1e-12})"));
+  EXPECT_EQ(fp32.at("axes").at("stat_dtype"), json::parse(R"(["float32"])"));
+  EXPECT_EQ(fp32.at("cann_tolerance").at("outputs").at("gradInput"),
+            json::parse(R"({"rtol": 0.0001, "atol": 0.0001, "ptol": 0.0001})"));
+
+  const SkippedCase* negative = SkippedAt(result, "line 4");
+  ASSERT_NE(negative, nullptr);
+  EXPECT_NE(negative->column.find("range"), std::string::npos) << negative->column;
+  EXPECT_NE(negative->why.find("at least 0"), std::string::npos) << negative->why;
+}
+
 void ExpectBadRow(const std::string& row, const std::string& where, const std::string& words) {
   const std::string text =
       "testcase_name,op_name,input_shapes,input_dtypes,attributes,input_data_ranges,precision_"
