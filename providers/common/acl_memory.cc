@@ -39,7 +39,7 @@ aclError Release(const char* function, const char* allocator, MemoryKind kind, v
 }
 
 // Which ends of a copy must lie in device memory; false for a kind CANN does not define.
-bool DeviceEnds(aclrtMemcpyKind kind, bool* dst_device, bool* src_device) {
+bool DeviceEnds(int kind, bool* dst_device, bool* src_device) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
     case ACL_MEMCPY_DEFAULT:  // direction inferred from the addresses: nothing to require
@@ -88,12 +88,16 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   if (!dst || !src || count > destMax) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: null pointer or count larger than destMax");
   }
+  // A C caller may pass any int: read the bits, since loading a value outside the enumerators'
+  // range as the enum type is undefined in C++ (UBSan's -fsanitize=enum).
+  int raw_kind = 0;
+  static_assert(sizeof raw_kind == sizeof kind);
+  std::memcpy(&raw_kind, &kind, sizeof raw_kind);
   bool dst_device = false;
   bool src_device = false;
-  if (!DeviceEnds(kind, &dst_device, &src_device)) {
+  if (!DeviceEnds(raw_kind, &dst_device, &src_device)) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtMemcpy: kind " + std::to_string(static_cast<int>(kind)) +
-                    " is not an aclrtMemcpyKind");
+                "aclrtMemcpy: kind " + std::to_string(raw_kind) + " is not an aclrtMemcpyKind");
   }
   if ((dst_device && !InsideMemory(MemoryKind::kDevice, dst, count)) ||
       (src_device && !InsideMemory(MemoryKind::kDevice, src, count))) {

@@ -73,7 +73,9 @@ std::string AccuracyStandard(const json& acc, const std::string& path, const std
     throw NotExpressible("standard.acc", "accuracy standard " + acc.dump() +
                                              " is not one aclnn-check knows (single_bm, with type high_performance)");
   }
-  const auto& [standard, options] = *acc.items().begin();
+  // Named through the object's own iterator: a binding to *items().begin() would dangle.
+  const std::string standard = acc.begin().key();
+  const json& options = acc.begin().value();
   if (standard != "single_bm") {
     throw NotExpressible("standard.acc", "accuracy standard " + json(standard).dump() +
                                              " is not one aclnn-check knows (single_bm, with type high_performance)");
