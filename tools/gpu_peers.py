@@ -22,6 +22,8 @@ import statistics
 import sys
 import time
 
+from bench_table import load  # beside this script: one reader of Google Benchmark JSON
+
 SWIGLU_SHAPE = (16384, 8192)
 ELEMENTWISE = 64 * 1024 * 1024
 LAYER_NORM_SHAPES = ((16384, 8192), (262144, 512))
@@ -128,14 +130,6 @@ def time_peers(args):
         json.dump({"context": {"device": torch.cuda.get_device_name(), "torch": torch.__version__},
                    "benchmarks": out}, f, indent=1)
         f.write("\n")
-
-
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        output = json.load(f)
-    if not isinstance(output, dict) or not isinstance(output.get("benchmarks"), list):
-        sys.exit(f"{path}: /benchmarks: not a Google Benchmark JSON output")
-    return output
 
 
 def rates(outputs):

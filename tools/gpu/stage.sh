@@ -20,6 +20,6 @@ strip --strip-debug "$target"/bin/* "$target"/lib/* 2>/dev/null || true
 if [ -d "$target/bin/fault" ]; then strip --strip-debug "$target"/bin/fault/*; fi
 cp -r "$source/cases" "$target/cases"
 cp -r "$source/bench/cases_gpu" "$target/bench/cases_gpu"
-cp "$source/tools/gpu_peers.py" "$target/tools/"
+cp "$source/tools/gpu_peers.py" "$source/tools/bench_table.py" "$target/tools/"
 cp "$source/tools/gpu/device_check.sh" "$target/"
 du -sh "$target"
