@@ -1,5 +1,5 @@
-// aclnn_bench: every workload of bench/cases through the cpu provider's aclnn interface, a STREAM
-// triad, and (when built with peers) PyTorch ATen and oneDNN doing the same work, all at one
+// aclnn_bench: every workload of kernels/*/bench through the cpu provider's aclnn interface, a
+// STREAM triad, and (when built with peers) PyTorch ATen and oneDNN doing the same work, all at one
 // thread count per process:
 //   aclnn_bench --threads=N [--cases=DIR] [--provider=cpu|ref|PATH] [--simd=TARGET]
 //               [--benchmark_* flags]
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/build_info.h"
+#include "bench/operator_workloads.h"
 #include "bench/point_benchmark.h"
 #include "bench/simd_target.h"
 #include "core/product.h"
@@ -42,7 +43,7 @@ using namespace aclnn_check::bench;
 
 struct BenchArguments {
   int threads = 1;
-  std::string cases = ACLNN_BENCH_CASES;  // the source tree's bench/cases
+  std::string cases;  // empty: every operator's workloads (kernels/<folder>/bench, source tree)
   std::string provider = "cpu";
   std::string simd;  // empty: the best target the CPU runs
 };
@@ -106,7 +107,10 @@ int main(int argc, char** argv) {
     soc = provider->SocName().value_or(EmulatedSocName());
     const std::optional<Product> product = ProductOfSoc(soc);
     if (!product) throw std::invalid_argument("SoC '" + soc + "' is not a known Ascend product");
-    workloads = std::make_unique<WorkloadSet>(arguments.cases, *product);
+    const std::vector<std::string> folders = arguments.cases.empty()
+                                                 ? OperatorWorkloadFolders(ACLNN_BENCH_KERNELS)
+                                                 : std::vector<std::string>{arguments.cases};
+    workloads = std::make_unique<WorkloadSet>(folders, *product);
     session = std::make_unique<DeviceSession>(*provider);
   } catch (const std::exception& error) {
     std::cerr << "aclnn_bench: " << error.what() << "\n";

@@ -21,8 +21,8 @@ std::vector<int64_t> MainInputShape(const TestPoint& point) {
 
 }  // namespace
 
-WorkloadSet::WorkloadSet(const std::string& folder, Product product) {
-  for (const auto& path : FindCaseFiles({folder})) {
+WorkloadSet::WorkloadSet(const std::vector<std::string>& folders, Product product) {
+  for (const auto& path : FindCaseFiles(folders)) {
     cases_.push_back(std::make_unique<CaseFile>(LoadCaseFile(path)));
     const CaseFile& c = *cases_.back();
     std::set<DType> seen;

@@ -1,5 +1,5 @@
-// The benchmark workloads of aclnn_bench: the test points of bench/cases/*.json (one per case and
-// dtype), with what peers need to build the same call themselves.
+// The benchmark workloads of aclnn_bench: the test points of kernels/*/bench/*.json (one per case
+// and dtype), with what peers need to build the same call themselves.
 #pragma once
 
 #include <memory>
@@ -27,9 +27,9 @@ struct Workload {
 
 class WorkloadSet {
  public:
-  // Every case file under `folder`, expanded for `product`. Throws InputError for a bad case
+  // Every case file under `folders`, expanded for `product`. Throws InputError for a bad case
   // file or one with more than one point per dtype (the benchmark names could not tell them apart).
-  WorkloadSet(const std::string& folder, Product product);
+  WorkloadSet(const std::vector<std::string>& folders, Product product);
   const std::vector<Workload>& workloads() const { return workloads_; }
 
  private:

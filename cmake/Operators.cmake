@@ -3,7 +3,9 @@
 #                           embedded descriptions and the generated registry
 #   ACLNN_OPERATOR_ENTRIES  the aclnn C entry points (entry.cc), linked into the providers only
 #   ACLNN_OPERATOR_TESTS    every kernels/<folder>/*_test.cc
-# Each folder defines `extern const OperatorDef kOperator_<folder>` in its operator.cc.
+# Each folder defines `extern const OperatorDef kOperator_<folder>` in its operator.cc. Files that
+# belong to other layers (ACLNN_OPERATOR_PART_FILES) are compiled there (cmake/OperatorParts.cmake).
+set(ACLNN_OPERATOR_PART_FILES minimum_traffic.cc cann_import.cc torch_peer.cc onednn_peer.cc)
 function(aclnn_collect_operators)
   file(GLOB descriptions CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*/operator.json)
   list(SORT descriptions)
@@ -19,7 +21,9 @@ function(aclnn_collect_operators)
     file(GLOB folder_sources CONFIGURE_DEPENDS ${folder_path}/*.cc)
     foreach(source ${folder_sources})
       get_filename_component(name ${source} NAME)
-      if(name STREQUAL "entry.cc")
+      if(name IN_LIST ACLNN_OPERATOR_PART_FILES)
+        continue()
+      elseif(name STREQUAL "entry.cc")
         list(APPEND entries ${source})
       elseif(name MATCHES "_test\\.cc$")
         list(APPEND tests ${source})

@@ -9,6 +9,7 @@
 
 #include "core/build_info.h"
 #include "bench/point_benchmark.h"
+#include "bench/operator_workloads.h"
 #include "cases/case_file.h"
 #include "cases/test_point.h"
 #include "core/product.h"
@@ -71,7 +72,9 @@ int RunBenchmarks(const BenchOptions& options) {
                 << "' is not a known Ascend product; name one with --soc\n";
       return 2;
     }
-    for (const auto& path : FindCaseFiles(options.cases)) {
+    const std::vector<std::string> folders =
+        options.cases.empty() ? OperatorWorkloadFolders("kernels") : options.cases;
+    for (const auto& path : FindCaseFiles(folders)) {
       cases.push_back(std::make_unique<CaseFile>(LoadCaseFile(path)));
       for (TestPoint& point : ExpandCase(*cases.back(), *product)) {
         // Rejected calls return before any work: there is nothing to time.

@@ -10,7 +10,7 @@
 namespace aclnn_check {
 
 struct BenchOptions {
-  std::vector<std::string> cases = {"bench/cases"};
+  std::vector<std::string> cases;  // none: every operator's kernels/<folder>/bench
   std::string provider = "cpu";
   std::optional<std::string> soc;
   std::string json_out = "reports/bench/latest.json";

@@ -209,7 +209,8 @@ int main(int argc, char** argv) {
       "bench",
       "Time test points on a provider with Google Benchmark (--benchmark_* flags pass through, "
       "written as --flag=value)");
-  bench->add_option("cases", bench_options.cases, "Case files or folders")->capture_default_str();
+  bench->add_option("cases", bench_options.cases,
+                    "Case files or folders (default: every operator's workloads, kernels/*/bench)");
   bench->add_option("--provider", bench_options.provider, "cpu, ref, cuda or PATH[:PATH...]")
       ->capture_default_str();
   bench->add_option("--soc", bench_options.soc, "SoC name to test as (overrides aclrtGetSocName)");

@@ -1,0 +1,24 @@
+"""LayerNormBackward's golden oracle (SPEC 4.4), loaded by tools/gen_golden.py: ATen's own
+native_layer_norm_backward in float64."""
+import torch
+
+
+def expected(inputs, params, tensors):
+    normalized = params["normalizedShape"]
+    mask = params["outputMask"]
+    x = torch.from_numpy(inputs["input"])
+    leading = list(x.shape[: x.dim() - len(normalized)])
+    stat_shape = leading + [1] * len(normalized)
+    mean = torch.from_numpy(inputs["mean"]).reshape(stat_shape)
+    rstd = torch.from_numpy(inputs["rstd"]).reshape(stat_shape)
+    # A null weight is a weight of ones (SPEC 4.4); ATen gives no gradWeight without one.
+    weight = torch.from_numpy(inputs["weight"]) if "weight" in inputs else torch.ones(normalized)
+    bias = torch.from_numpy(inputs["bias"]) if "bias" in inputs else None
+    grad_input, grad_weight, grad_bias = torch.ops.aten.native_layer_norm_backward(
+        torch.from_numpy(inputs["gradOut"]), x, normalized, mean, rstd, weight, bias, mask)
+    outputs = {}
+    for name, value, wanted in (("gradInput", grad_input, mask[0]), ("gradWeight", grad_weight, mask[1]),
+                                ("gradBias", grad_bias, mask[2])):
+        if wanted:
+            outputs[name] = value
+    return outputs
