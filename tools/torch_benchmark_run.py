@@ -48,7 +48,10 @@ def run_op(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     except (RuntimeError, NotImplementedError) as error:
         message = str(error)
-        if "not implemented for" in message or "expected scalar type" in message or "does not have a device" in message:
+        # Kernels missing for a dtype, dtypes an operator cannot mix, and oneDNN refusing a 16-bit
+        # matmul the CPU has no instructions for.
+        if any(text in message for text in ("not implemented for", "expected scalar type", "does not have a device",
+                                             "could not execute a primitive")):
             raise NoKernel(message.splitlines()[0]) from error
         raise
 
