@@ -85,8 +85,11 @@ def hardswish_backward(p, params):
 
 def logit_grad(p, params):
     eps = golden.as_double(params["eps"])
-    # ATen's logit_backward takes no eps (None) for "no clamping", which a negative eps means here.
-    return {"out": run_op(torch.ops.aten.logit_backward, p.tensor("dy"), p.tensor("x"), None if eps < 0 else eps)}
+    # ATen's logit_backward takes no eps (None) for "no clamping", which a negative eps means here;
+    # an infinite eps (every x outside [eps, 1 - eps]) cannot be converted to the tensor's dtype, and
+    # 1e30 clamps the same elements.
+    eps_arg = None if eps < 0 else min(eps, 1e30)
+    return {"out": run_op(torch.ops.aten.logit_backward, p.tensor("dy"), p.tensor("x"), eps_arg)}
 
 
 def layer_norm_backward(p, params):
@@ -180,7 +183,6 @@ def main():
         golden.set_text(target, "oracle_version", str(torch.__version__))
         golden.set_text(target, "generator", "tools/torch_benchmark_run.py")
         golden.set_text(target, "created", created)
-        golden.set_text(target, "provider", json.dumps({"spec": f"torch-{device}", "libraries": []}))
         for key in ("harness_version", "git_revision"):
             if key in source.attrs:
                 golden.set_text(target, key, golden.text(source, key))

@@ -15,6 +15,12 @@ ValueClass ClassOf(double value) {
   return ValueClass::kFinite;
 }
 
+// A finite golden beyond the output dtype's range is +-inf in that dtype (SPEC 5: special values
+// are classified on the reference rounded to the output dtype): a device that overflows there is right.
+double InDtypeRange(double golden, DType out) {
+  return std::isfinite(golden) && std::isinf(RoundTo(golden, out)) ? RoundTo(golden, out) : golden;
+}
+
 bool SameSpecial(double actual, double golden) {
   return std::isnan(golden) ? std::isnan(actual) : actual == golden;
 }
@@ -130,8 +136,8 @@ SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<c
   double sum = 0;
   int64_t finite = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(golden[i])) {
-      if (!SameSpecial(actual[i], golden[i])) ++v.special_mismatches;
+    if (!std::isfinite(InDtypeRange(golden[i], out))) {
+      if (!SameSpecial(actual[i], InDtypeRange(golden[i], out))) ++v.special_mismatches;
       continue;
     }
     const double re = RelativeError(actual[i], golden[i]);
@@ -193,8 +199,9 @@ ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<cons
   SpecialValueClasses classes;
   const size_t n = std::min(actual.size(), golden.size());
   for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(actual[i]) || !std::isfinite(golden[i])) {
-      Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(golden[i]), false, static_cast<int64_t>(i), &classes);
+    const double in_range = InDtypeRange(golden[i], out);
+    if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
+      Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false, static_cast<int64_t>(i), &classes);
       continue;
     }
     if (std::fabs(golden[i]) < small) {
@@ -215,8 +222,9 @@ DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device,
   DoubleBenchmarkComparison c;
   const size_t n = std::min({device.size(), benchmark.size(), golden.size()});
   for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) || !std::isfinite(golden[i])) {
-      Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(golden[i]), true, static_cast<int64_t>(i),
+    const double in_range = InDtypeRange(golden[i], out);
+    if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) || !std::isfinite(in_range)) {
+      Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true, static_cast<int64_t>(i),
                &c.specials);
       continue;
     }

@@ -25,13 +25,18 @@ void AddPrecisionRunOptions(CLI::App* run, RunOptions* options, PrecisionFlags* 
 bool FinishPrecisionOptions(const PrecisionFlags& flags, RunOptions* options) {
   try {
     if (!flags.verdict.empty()) options->precision.verdict = ParseVerdicts(flags.verdict);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: --verdict: " << error.what() << "\n";
+    return false;
+  }
+  try {
     if (!flags.benchmark_runs.empty()) {
       options->precision.benchmark_run = std::make_shared<RecordedBenchmark>(flags.benchmark_runs);
       options->precision.benchmark_run_paths = flags.benchmark_runs;
     }
     return true;
   } catch (const std::exception& error) {
-    std::cerr << "aclnn-check: " << (flags.verdict.empty() ? "" : "--verdict: ") << error.what() << "\n";
+    std::cerr << "aclnn-check: --benchmark-run: " << error.what() << "\n";
     return false;
   }
 }
