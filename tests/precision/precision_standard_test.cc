@@ -93,6 +93,18 @@ TEST(PrecisionStandard, InfNanClasses) {
   EXPECT_FALSE(DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL0).empty());
 }
 
+TEST(PrecisionStandard, AGoldenBeyondTheDtypesRangeIsItsInfinity) {
+  // bfloat16: 1.5 * the largest finite value rounds to inf; a device that overflows is right there,
+  // whatever a benchmark that computed a smaller finite value says.
+  const double max_bf16 = 3.3895313892515355e38;
+  const std::vector<double> golden = {1.5 * max_bf16};
+  const DoubleBenchmarkComparison c =
+      CompareDoubleBenchmark(std::vector<double>{INFINITY}, std::vector<double>{max_bf16}, golden, DType::kBFloat16);
+  EXPECT_EQ(c.specials.correct, 1);
+  EXPECT_EQ(c.specials.wrong, 0);
+  EXPECT_TRUE(JudgeSingleBenchmark(std::vector<double>{INFINITY}, golden, DType::kBFloat16).passed);
+}
+
 TEST(PrecisionStandard, SingleBenchmarkUsesUnroundedGoldenAndTenTimesForMare) {
   // fp16: T = 2^-10. MERE just under T but MARE over 10 T fails.
   std::vector<double> golden(100, 1.0), device(100, 1.0);
