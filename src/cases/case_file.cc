@@ -197,6 +197,13 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
   for (const auto& product : document.value("products", json::array())) {
     c.products.push_back(*ParseProductName(product.get<std::string>()));
   }
+  if (document.contains("verdict")) {
+    try {
+      c.verdict = ParseVerdicts(document.at("verdict").get<std::vector<std::string>>());
+    } catch (const std::invalid_argument& error) {
+      throw InputError(path, "/verdict", error.what());
+    }
+  }
   if (document.contains("timeout")) c.timeout_seconds = document.at("timeout").get<double>();
   c.seed = document.value("seed", uint64_t{0});
   return c;

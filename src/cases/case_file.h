@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check/cann_tolerance.h"
+#include "check/verdict_selection.h"
 #include "common/operator.h"
 #include "core/layout.h"
 #include "core/product.h"
@@ -51,6 +52,7 @@ struct CaseFile {
   std::optional<double> c;                  // every output
   std::map<std::string, double> c_by_output;
   std::optional<CannTolerance> cann_tolerance;  // imported CANN cases: the source's own criterion
+  std::optional<VerdictSelection> verdict;      // "verdict": the standards that decide (default: element)
   CaseExpect expect;
   std::vector<Product> products;            // empty: every product
   std::optional<double> timeout_seconds;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "check/verdict_selection.h"
 #include "common/operator.h"
 #include "core/tensor_view.h"
 
@@ -157,6 +158,7 @@ json CaseFileSchema() {
         {"tolerance", {{"$ref", "#/definitions/tolerance"}}},
         {"cann_tolerance", {{"$ref", "#/definitions/cann_tolerance"}}},
         {"expect", {{"$ref", "#/definitions/expect"}}},
+        {"verdict", NonEmptyArrayOf({{"type", "string"}, {"pattern", kVerdictPattern}})},
         {"products", NonEmptyArrayOf({{"enum", {"A2", "A3", "INF", "TRAIN", "200I"}}})},
         {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}}},
         {"seed", {{"type", "integer"}, {"minimum", 0}}}}},

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 
+#include "check/precision_standard.h"
 #include "core/dtype.h"
 
 namespace aclnn_check {
@@ -44,9 +45,6 @@ struct CannOutputVerdict {
   double mare = 0;
   double threshold = 0;
 };
-
-// T of the single-benchmark standard for an output dtype (0 for dtypes it does not cover).
-double SingleBenchmarkThreshold(DType dtype);
 
 // Judges one output; false when the criterion does not cover this output (ttk_close without an
 // entry for it).

@@ -118,6 +118,8 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
   record->add_option("--soc", record_options->soc, "SoC name to test as");
   record->add_option("--filter", record_options->filter, "Glob on test point ids")->capture_default_str();
   record->add_option("-o,--output", record_options->output, "The .h5 file to write")->required();
+  record->add_flag("--with-inputs", record_options->with_inputs,
+                   "Store each point's inputs too (a benchmark run for `run --benchmark-run`)");
   record->callback([=] { *exit_code = RecordGolden(*record_options); });
 
   struct DiffOptions {

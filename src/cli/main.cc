@@ -18,6 +18,7 @@
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
+#include "cli/precision_options.h"
 #include "cli/release_gate_options.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
@@ -123,6 +124,8 @@ int main(int argc, char** argv) {
   ReleaseGateRunFlags release_gate_flags;
   run.run_history = "reports/history.jsonl";
   AddReleaseGateRunOptions(run_cmd, &run, &release_gate_flags);
+  PrecisionFlags precision_flags;
+  AddPrecisionRunOptions(run_cmd, &run, &precision_flags);
   run_cmd->callback([&] {
     try {
       std::tie(run.shard_index, run.shard_total) = shard.empty() ? ShardFromEnvironment(shard_total) : ParseShard(shard);
@@ -136,6 +139,10 @@ int main(int argc, char** argv) {
     run.max_memory_bytes = static_cast<uint64_t>(max_memory_gib * (1ull << 30));
     run.command_line = CommandLine(argc, argv);
     FinishRunOptions(release_gate_flags, &run);
+    if (!FinishPrecisionOptions(precision_flags, &run)) {
+      exit_code = 2;
+      return;
+    }
     exit_code = Run(run);
   });
 

@@ -30,7 +30,13 @@ int RecordGolden(const GoldenRecordOptions& options) {
       for (const TestPoint& point : ExpandCase(case_file, loaded.product)) {
         if (!point.expected.ok() || fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
         DeviceOutputs outputs;
-        const TestPointResult result = ExecutePreparedPoint(point, std::nullopt, session, context, &outputs);
+        std::optional<PreparedPoint> prepared;
+        GoldenValues inputs;
+        if (options.with_inputs) {
+          prepared = PreparePoint(point);
+          inputs = GoldenInputsOf(point, *prepared).inputs;
+        }
+        const TestPointResult result = ExecutePreparedPoint(point, std::move(prepared), session, context, &outputs);
         if (outputs.empty()) continue;  // nothing computed: no outputs to compare later
         GoldenPoint stored;
         stored.id = point.id;
@@ -41,6 +47,7 @@ int RecordGolden(const GoldenRecordOptions& options) {
         stored.verdict = std::string(VerdictName(result.verdict));
         for (const auto& [name, values] : outputs) elements += values.size();
         stored.device = std::move(outputs);
+        stored.inputs = std::move(inputs);
         writer.Add(stored);
         ++points;
       }

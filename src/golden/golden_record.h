@@ -15,6 +15,9 @@ struct GoldenRecordOptions {
   std::string provider = "cpu";
   std::optional<std::string> soc;
   std::string output;  // the .h5 file
+  // Store each point's inputs too, so the run can serve as the benchmark of `run --benchmark-run`
+  // (which checks that the benchmark ran on the harness's inputs bit for bit).
+  bool with_inputs = false;
 };
 
 // Exit code: 0 written (whatever the points' verdicts: they are stored with the outputs), 2 bad

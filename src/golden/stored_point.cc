@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "import/case_import.h"
+
 namespace aclnn_check {
 
 bool WorthAnOracle(const TestPoint& point, const PreparedPoint& prepared) {
@@ -34,11 +36,14 @@ std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& ca
                                               const std::string& filter) {
   std::vector<GoldenPoint> golden;
   for (const auto& path : FindCaseFiles(cases)) {
-    const CaseFile case_file = LoadCaseFile(path);
-    for (const TestPoint& point : ExpandCase(case_file, kGoldenProduct)) {
-      if (fnmatch(filter.c_str(), point.id.c_str(), 0) != 0) continue;
-      const PreparedPoint prepared = PreparePoint(point);
-      if (WorthAnOracle(point, prepared)) golden.push_back(GoldenInputsOf(point, prepared));
+    // CANN's case files too (as `run` reads them), so a benchmark run can cover imported cases.
+    std::vector<SkippedCase> skipped;
+    for (const CaseFile& case_file : LoadCaseSource(path, &skipped)) {
+      for (const TestPoint& point : ExpandCase(case_file, kGoldenProduct)) {
+        if (fnmatch(filter.c_str(), point.id.c_str(), 0) != 0) continue;
+        const PreparedPoint prepared = PreparePoint(point);
+        if (WorthAnOracle(point, prepared)) golden.push_back(GoldenInputsOf(point, prepared));
+      }
     }
   }
   return golden;

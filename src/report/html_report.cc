@@ -61,7 +61,7 @@ std::string HtmlReport(const nlohmann::json& report) {
   return FillTemplate(kHtmlReportPage, {{"title", PageTitle(report)},
                                         {"script_hash", ScriptHashSource(kHtmlReportScript)},
                                         {"style", kHtmlReportStyle},
-                                        {"banner", VerdictBannerHtml(report) + CannToleranceHtml(report)},
+                                        {"banner", VerdictBannerHtml(report) + CannToleranceHtml(report) + PrecisionStandardsHtml(report)},
                                         {"failures", FailureListHtml(report)},
                                         {"drift", DriftSectionHtml(report)},
                                         {"data", JsonForScriptElement(HtmlPageData(report))},

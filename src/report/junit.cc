@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "report/cann_verdict_json.h"
+#include "report/precision_json.h"
 
 namespace aclnn_check {
 
@@ -59,7 +60,8 @@ std::string JUnitXml(const nlohmann::json& report) {
           << XmlEscape(p->at("id").get<std::string>()) << "\" time=\"" << p->value("seconds", 0.0)
           << "\"";
       // Imported CANN cases: the source's own verdict beside aclnn-check's.
-      const std::string cann = CannVerdictLine(*p);
+      // CANN's precision standards (SPEC 5.1), measured for every output whichever verdict decides.
+      const std::string cann = CannVerdictLine(*p) + (CannVerdictLine(*p).empty() ? "" : "\n") + PrecisionLines(*p);
       const std::string cann_out = cann.empty() ? "" : "      <system-out>" + XmlEscape(cann) + "</system-out>\n";
       if (verdict == "passed") {
         xml << (cann.empty() ? "/>\n" : ">\n" + cann_out + "    </testcase>\n");

@@ -8,6 +8,7 @@
 
 #include "core/build_info.h"
 #include "report/cann_verdict_json.h"
+#include "report/precision_json.h"
 #include "validation/json_schema.h"
 #include "common/operator.h"
 
@@ -96,6 +97,7 @@ json TestPointJson(const TestPointResult& r) {
           {"rules", rules},
           {"outputs", outputs}};
   if (auto cann = CannVerdictJson(r)) point["cann_tolerance"] = std::move(*cann);
+  AddPrecisionJson(r, &point);
   if (!r.failure_data.is_null()) point["failure_data"] = r.failure_data;
   return point;
 }

@@ -21,6 +21,7 @@ enum class CallPhase : int32_t { kPrepare, kUpload, kGetWorkspaceSize, kExecute,
 std::string_view CallPhaseName(CallPhase phase);
 
 class FailureArchive;
+class PrecisionGate;
 
 struct RunContext {
   const Provider* provider = nullptr;
@@ -35,6 +36,8 @@ struct RunContext {
   int repeat = 1;
   // --save-failures: where failing points' data goes (nullptr: nowhere).
   const FailureArchive* failure_archive = nullptr;
+  // CANN's precision standards (SPEC 5.1): metrics and verdicts (nullptr: the element check alone).
+  const PrecisionGate* precision = nullptr;
 };
 
 // The host side of a test point: inputs generated and laid out, outputs pre-filled with a

@@ -5,6 +5,7 @@
 #include "core/status.h"
 #include "runner/determinism.h"
 #include "runner/failure_archive.h"
+#include "runner/precision_gate.h"
 
 namespace aclnn_check {
 namespace {
@@ -45,7 +46,7 @@ bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict ==
 
 TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
   const bool repeat = context.repeat > 1 && point.expected.ok();
-  if (!repeat && !context.failure_archive) return ExecuteTestPoint(point, session, context);
+  if (!repeat && !context.failure_archive && !context.precision) return ExecuteTestPoint(point, session, context);
   if (!context.provider->Symbols(point.op())) return ExecuteTestPoint(point, session, context);
   std::optional<PreparedPoint> prepared;
   try {
@@ -58,6 +59,7 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
   CapturedOutputs first;
   TestPointResult result = ExecuteOnPrepared(point, &*prepared, session, context, &first);
   const bool computed = result.status == 0 && result.execute_status == 0;
+  if (context.precision && computed) context.precision->Apply(point, *prepared, first, session, context, &result);
   if (repeat && computed) {
     const auto start = std::chrono::steady_clock::now();
     CheckRepeatedCalls(point, *prepared, first, session, context, &result);

@@ -10,6 +10,7 @@
 
 #include "check/cann_tolerance.h"
 #include "check/output_check.h"
+#include "check/precision_standard.h"
 
 namespace aclnn_check {
 
@@ -33,6 +34,7 @@ struct OutputResult {
   OutputMetrics metrics;
   std::map<std::string, double> worst_inputs;
   std::optional<CannOutputVerdict> cann;  // imported CANN cases: the source's own criterion
+  std::optional<OutputPrecision> precision;  // CANN's standards (SPEC 5.1), whichever verdict decides
 };
 
 // One rule as it fared in one test point.
@@ -68,6 +70,10 @@ struct TestPointResult {
   // the outputs carry its verdicts, reported beside (never instead of) the point's own verdict.
   std::string cann_standard;
   std::string cann_source;
+  // SPEC 5.1 (runner/precision_gate.h): the verdicts that decided, the benchmark's source, the
+  // re-check; findings of standards that did not decide (reported, not failing).
+  nlohmann::json precision;
+  std::vector<Finding> advisory;
   // --save-failures: where the point's data went, or why it was not saved (null: not asked).
   nlohmann::json failure_data;
 };

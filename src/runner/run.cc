@@ -26,6 +26,7 @@
 #include "runner/failure_archive.h"
 #include "runner/in_process.h"
 #include "runner/isolation.h"
+#include "runner/precision_gate.h"
 
 namespace aclnn_check {
 namespace {
@@ -141,6 +142,13 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   for (const std::string& profile : options.profiles) {
     prefix += " --profile '" + std::filesystem::absolute(profile, error).string() + "'";
   }
+  const PrecisionGateOptions& precision = options.precision;
+  if (precision.verdict) prefix += " --verdict " + precision.verdict->ToString();
+  for (const std::string& path : precision.benchmark_run_paths) {
+    prefix += " --benchmark-run " + ShellQuote(std::filesystem::absolute(path, error).string());
+  }
+  if (!precision.benchmark_provider.empty()) prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
+  if (precision.recheck > 0) prefix += " --recheck " + std::to_string(precision.recheck);
   return prefix;
 }
 
@@ -259,6 +267,8 @@ int Run(const RunOptions& options) {
                          ShellQuote(std::filesystem::absolute(path, error).string());
   }
   context.repeat = std::max(1, options.repeat);
+  const PrecisionGate precision_gate(options.precision);
+  context.precision = &precision_gate;
   std::unique_ptr<FailureArchive> failure_archive;
   if (!options.save_failures.empty()) {
     try {
@@ -327,7 +337,9 @@ int Run(const RunOptions& options) {
       isolation.workers = jobs;
       isolation.timeout_of = [&](const TestPoint& point) {
         // --repeat N makes N calls in the same worker: the limit is per call.
-        return point.case_file->timeout_seconds.value_or(options.timeout_seconds) * context.repeat;
+        // --recheck N adds up to N calls on the device and N on the benchmark provider.
+        return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
+               (context.repeat + 2 * std::max(0, options.precision.recheck));
       };
       completed = RunIsolated(options.provider, context, runnable, isolation,
                               [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
@@ -366,6 +378,7 @@ int Run(const RunOptions& options) {
       {"interrupted", !completed},
       {"require_all", options.require_all},
       {"repeat", context.repeat},
+      {"precision", PrecisionRunJson(options.precision)},
       {"overrides", OverridesJson(profiles)},
   };
   std::vector<std::string> operator_names;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runner/precision_gate.h"
+
 namespace aclnn_check {
 
 struct RunOptions {
@@ -29,6 +31,7 @@ struct RunOptions {
   std::string save_failures;        // --save-failures DIR ('' for none)
   uint64_t save_failures_max_bytes = uint64_t{1} << 30;  // --save-failures-max-mb
   std::string run_history;          // --run-history FILE: one summary line appended ('' for none)
+  PrecisionGateOptions precision;   // --verdict, --benchmark-run, --benchmark-provider, --recheck
 };
 
 // Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted

@@ -1,0 +1,305 @@
+#include "check/precision_standard.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace aclnn_check {
+namespace {
+
+enum class ValueClass { kFinite, kPlusInf, kMinusInf, kNaN };
+
+ValueClass ClassOf(double value) {
+  if (std::isnan(value)) return ValueClass::kNaN;
+  if (std::isinf(value)) return value > 0 ? ValueClass::kPlusInf : ValueClass::kMinusInf;
+  return ValueClass::kFinite;
+}
+
+// A finite golden beyond the output dtype's range is +-inf in that dtype (SPEC 5: special values
+// are classified on the reference rounded to the output dtype): a device that overflows there is right.
+double InDtypeRange(double golden, DType out) {
+  return std::isfinite(golden) && std::isinf(RoundTo(golden, out)) ? RoundTo(golden, out) : golden;
+}
+
+bool SameSpecial(double actual, double golden) {
+  return std::isnan(golden) ? std::isnan(actual) : actual == golden;
+}
+
+// Sums of one implementation's errors over the elements both implementations are measured on.
+struct ErrorSums {
+  double relative = 0;
+  double squared = 0;
+  ErrorMetrics metrics;
+  void AddNormal(double actual, double golden) {
+    const double re = RelativeError(actual, golden);
+    const double diff = actual - golden;
+    relative += re;
+    squared += diff * diff;
+    metrics.mare = std::max(metrics.mare, re);
+    ++metrics.normal_elements;
+  }
+  void AddSmall(double actual, double golden, double error) {
+    ++metrics.small_elements;
+    if (std::fabs(actual - golden) > error) ++metrics.error_count;
+  }
+  ErrorMetrics Finish() {
+    if (metrics.normal_elements > 0) {
+      const double n = static_cast<double>(metrics.normal_elements);
+      metrics.mere = relative / n;
+      metrics.rmse = std::sqrt(squared / n);
+    }
+    return metrics;
+  }
+};
+
+void Classify(ValueClass device, ValueClass benchmark, ValueClass golden, bool have_benchmark, int64_t index,
+              SpecialValueClasses* classes) {
+  bool correct = device == golden;
+  bool wrong = false;
+  if (have_benchmark) {
+    correct = correct || device == benchmark;
+    wrong = !correct && golden == benchmark;
+  } else {
+    wrong = !correct;
+  }
+  if (correct) {
+    ++classes->correct;
+  } else if (wrong) {
+    if (classes->wrong++ == 0) classes->first_wrong = index;
+  } else {
+    ++classes->inspect;
+  }
+}
+
+// splitmix64: the counter-based generator of the bootstrap (the same numbers everywhere, unlike
+// the standard library's distributions).
+uint64_t SplitMix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+double MedianOfSorted(const std::vector<double>& sorted) {
+  const size_t n = sorted.size();
+  if (n == 0) return 0;
+  return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+// numpy.percentile's default (linear) on sorted values.
+double Percentile(const std::vector<double>& sorted, double p) {
+  const double position = p / 100 * static_cast<double>(sorted.size() - 1);
+  const size_t below = static_cast<size_t>(std::floor(position));
+  const size_t above = std::min(below + 1, sorted.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return sorted[below] + (sorted[above] - sorted[below]) * fraction;
+}
+
+}  // namespace
+
+double SingleBenchmarkThreshold(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return 0x1p-13;
+    case DType::kFloat16: return 0x1p-10;
+    case DType::kBFloat16: return 0x1p-7;
+    default: return 0;
+  }
+}
+
+double SmallValueThreshold(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return 0x1p-14;
+    case DType::kFloat16: return 0x1p-11;
+    case DType::kBFloat16: return 0x1p-8;
+    default: return 0;
+  }
+}
+
+double SmallValueError(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return 0x1p-30;
+    case DType::kFloat16:
+    case DType::kBFloat16: return 0x1p-16;
+    default: return 0;
+  }
+}
+
+double RelativeError(double actual, double golden) {
+  return std::fabs(actual - golden) / (std::fabs(golden) + 1e-7);
+}
+
+SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<const double> golden, DType out) {
+  SingleBenchmark v;
+  v.threshold = SingleBenchmarkThreshold(out);
+  const size_t n = std::min(actual.size(), golden.size());
+  v.elements = static_cast<int64_t>(n);
+  double sum = 0;
+  int64_t finite = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(InDtypeRange(golden[i], out))) {
+      if (!SameSpecial(actual[i], InDtypeRange(golden[i], out))) ++v.special_mismatches;
+      continue;
+    }
+    const double re = RelativeError(actual[i], golden[i]);
+    const double counted = std::isnan(re) ? INFINITY : re;
+    sum += counted;
+    v.mare = std::max(v.mare, counted);
+    ++finite;
+  }
+  v.mere = finite ? sum / static_cast<double>(finite) : 0;
+  v.passed = v.special_mismatches == 0 && v.threshold > 0 && v.mere < v.threshold && v.mare < 10 * v.threshold;
+  return v;
+}
+
+std::string_view LevelName(DoubleBenchmarkLevel level) {
+  switch (level) {
+    case DoubleBenchmarkLevel::kL0: return "L0";
+    case DoubleBenchmarkLevel::kL1: return "L1";
+    case DoubleBenchmarkLevel::kL2: return "L2";
+  }
+  return "L0";
+}
+
+std::optional<DoubleBenchmarkLevel> ParseLevel(std::string_view text) {
+  if (text == "L0") return DoubleBenchmarkLevel::kL0;
+  if (text == "L1") return DoubleBenchmarkLevel::kL1;
+  if (text == "L2") return DoubleBenchmarkLevel::kL2;
+  return std::nullopt;
+}
+
+RatioLimits LimitsOf(DoubleBenchmarkLevel level) {
+  switch (level) {
+    case DoubleBenchmarkLevel::kL0: return {10, 2, 2};
+    case DoubleBenchmarkLevel::kL1: return {5, 1.5, 1.5};
+    case DoubleBenchmarkLevel::kL2: return {2, 1.2, 1.2};
+  }
+  return {};
+}
+
+std::string_view RatioName(RatioKind kind) {
+  switch (kind) {
+    case RatioKind::kMare: return "mare";
+    case RatioKind::kMere: return "mere";
+    case RatioKind::kRmse: return "rmse";
+    case RatioKind::kErrorCount: return "error_count";
+  }
+  return "";
+}
+
+double MetricRatio(double device, double benchmark) {
+  if (benchmark == 0) return device == 0 ? 1.0 : INFINITY;
+  return device / benchmark;
+}
+
+ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<const double> golden, DType out,
+                                  SpecialValueClasses* specials) {
+  const double small = SmallValueThreshold(out);
+  const double error = SmallValueError(out);
+  ErrorSums sums;
+  SpecialValueClasses classes;
+  const size_t n = std::min(actual.size(), golden.size());
+  for (size_t i = 0; i < n; ++i) {
+    const double in_range = InDtypeRange(golden[i], out);
+    if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
+      Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false, static_cast<int64_t>(i), &classes);
+      continue;
+    }
+    if (std::fabs(golden[i]) < small) {
+      sums.AddSmall(actual[i], golden[i], error);
+    } else {
+      sums.AddNormal(actual[i], golden[i]);
+    }
+  }
+  if (specials) *specials = classes;
+  return sums.Finish();
+}
+
+DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device, std::span<const double> benchmark,
+                                                 std::span<const double> golden, DType out) {
+  const double small = SmallValueThreshold(out);
+  const double error = SmallValueError(out);
+  ErrorSums on_device, on_benchmark;
+  DoubleBenchmarkComparison c;
+  const size_t n = std::min({device.size(), benchmark.size(), golden.size()});
+  for (size_t i = 0; i < n; ++i) {
+    const double in_range = InDtypeRange(golden[i], out);
+    if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) || !std::isfinite(in_range)) {
+      Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true, static_cast<int64_t>(i),
+               &c.specials);
+      continue;
+    }
+    if (std::fabs(golden[i]) < small) {
+      on_device.AddSmall(device[i], golden[i], error);
+      on_benchmark.AddSmall(benchmark[i], golden[i], error);
+    } else {
+      on_device.AddNormal(device[i], golden[i]);
+      on_benchmark.AddNormal(benchmark[i], golden[i]);
+    }
+  }
+  c.device = on_device.Finish();
+  c.benchmark = on_benchmark.Finish();
+  c.ratios[0] = MetricRatio(c.device.mare, c.benchmark.mare);
+  c.ratios[1] = MetricRatio(c.device.mere, c.benchmark.mere);
+  c.ratios[2] = MetricRatio(c.device.rmse, c.benchmark.rmse);
+  c.ratios[3] = static_cast<double>(c.device.error_count) /
+                static_cast<double>(std::max<int64_t>(c.benchmark.error_count, 1));
+  return c;
+}
+
+bool RatioWithinLimit(RatioKind kind, double ratio, DoubleBenchmarkLevel level) {
+  const RatioLimits limits = LimitsOf(level);
+  switch (kind) {
+    case RatioKind::kMare: return ratio <= limits.mare;
+    case RatioKind::kMere: return ratio <= limits.mere;
+    case RatioKind::kRmse: return ratio <= limits.rmse;
+    case RatioKind::kErrorCount: return ratio <= kErrorCountRatioLimit;
+  }
+  return false;
+}
+
+std::vector<std::string> DoubleBenchmarkFailures(const DoubleBenchmarkComparison& comparison,
+                                                 DoubleBenchmarkLevel level) {
+  const RatioLimits limits = LimitsOf(level);
+  const std::array<double, 4> limit = {limits.mare, limits.mere, limits.rmse, kErrorCountRatioLimit};
+  std::vector<std::string> failures;
+  for (size_t k = 0; k < kRatioKinds.size(); ++k) {
+    if (RatioWithinLimit(kRatioKinds[k], comparison.ratios[k], level)) continue;
+    char text[160];
+    std::snprintf(text, sizeof text, "%s ratio %.4g > %g", std::string(RatioName(kRatioKinds[k])).c_str(),
+                  comparison.ratios[k], limit[k]);
+    failures.push_back(text);
+  }
+  if (comparison.specials.wrong > 0) {
+    failures.push_back(std::to_string(comparison.specials.wrong) +
+                       " inf/NaN elements differ where golden and benchmark agree, first at [" +
+                       std::to_string(comparison.specials.first_wrong) + "]");
+  }
+  return failures;
+}
+
+BootstrapInterval BootstrapMedianInterval(std::span<const double> samples, uint64_t seed, int resamples) {
+  BootstrapInterval interval;
+  if (samples.empty() || resamples < 1) return interval;
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  interval.median = MedianOfSorted(sorted);
+  const size_t n = samples.size();
+  std::vector<double> medians(static_cast<size_t>(resamples));
+  std::vector<double> draw(n);
+  uint64_t counter = 0;
+  for (double& median : medians) {
+    for (double& value : draw) {
+      // 53 random bits as a fraction of n: exact in double, the same on every IEEE machine.
+      const double unit = static_cast<double>(SplitMix(seed ^ SplitMix(counter++)) >> 11) * 0x1p-53;
+      value = samples[std::min(n - 1, static_cast<size_t>(unit * static_cast<double>(n)))];
+    }
+    std::sort(draw.begin(), draw.end());
+    median = MedianOfSorted(draw);
+  }
+  std::sort(medians.begin(), medians.end());
+  interval.lower = Percentile(medians, 2.5);
+  interval.upper = Percentile(medians, 97.5);
+  return interval;
+}
+
+}  // namespace aclnn_check

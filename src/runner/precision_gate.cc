@@ -1,0 +1,317 @@
+#include "runner/precision_gate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/status.h"
+
+namespace aclnn_check {
+namespace {
+
+constexpr const char* kSingleBenchmarkRule = "precision.single_bm";
+constexpr const char* kDoubleBenchmarkRule = "precision.double_bm";
+
+uint64_t Mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+uint64_t HashText(const std::string& text) {
+  uint64_t hash = 0xCBF29CE484222325ull;  // FNV-1a
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ull;
+  return hash;
+}
+
+// Findings of SPEC 5's element check: the operator's element rules and the numerics rules.
+bool FromElementCheck(const Operator& op, const std::string& rule) {
+  if (rule.rfind("numerics.", 0) == 0) return true;
+  const RuleDef* def = op.FindRule(rule);
+  return def && def->kind == "element";
+}
+
+std::string Format(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", value);
+  return text;
+}
+
+std::optional<size_t> SlotNamed(const Operator& op, const std::string& name) {
+  for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+    if (op.tensors()[slot].name == name) return slot;
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, std::vector<double>> InputValues(const Operator& op, const PreparedPoint& prepared) {
+  std::map<std::string, std::vector<double>> inputs;
+  for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+    const auto& tensor = prepared.tensors[slot];
+    if (!tensor || op.tensors()[slot].role != SlotRole::kInput || !IsFloating(tensor->view().dtype)) continue;
+    inputs[std::string(op.tensors()[slot].name)] = tensor->Values();
+  }
+  return inputs;
+}
+
+RunContext PlainContext(const RunContext& context) {
+  RunContext plain = context;
+  plain.repeat = 1;
+  plain.failure_archive = nullptr;
+  plain.precision = nullptr;
+  return plain;
+}
+
+}  // namespace
+
+struct PrecisionGate::LoadedBenchmark {
+  std::unique_ptr<Provider> provider;
+  std::unique_ptr<DeviceSession> session;
+  std::string error;
+};
+
+PrecisionGate::PrecisionGate(PrecisionGateOptions options) : options_(std::move(options)) {}
+PrecisionGate::~PrecisionGate() = default;
+
+uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run) {
+  return Mix(Mix(case_seed ^ HashText(point_id)) + static_cast<uint64_t>(run) + 1);
+}
+
+nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options) {
+  nlohmann::json run = {{"verdict", options.verdict ? options.verdict->ToString() : "per case file (default element)"},
+                        {"recheck", options.recheck}};
+  if (options.benchmark_run) run["benchmark_run"] = options.benchmark_run->Describe();
+  if (!options.benchmark_provider.empty()) run["benchmark_provider"] = options.benchmark_provider;
+  return run;
+}
+
+VerdictSelection PrecisionGate::VerdictsOf(const TestPoint& point) const {
+  if (options_.verdict) return *options_.verdict;
+  if (point.case_file->verdict) return *point.case_file->verdict;
+  return VerdictSelection{};
+}
+
+BenchmarkLookup PrecisionGate::RunBenchmarkProvider(const TestPoint& point, const PreparedPoint& prepared,
+                                                    Product product) const {
+  std::lock_guard lock(benchmark_mutex_);
+  if (!benchmark_) {
+    benchmark_ = std::make_unique<LoadedBenchmark>();
+    try {
+      benchmark_->provider = Provider::Load(options_.benchmark_provider);
+      benchmark_->session = std::make_unique<DeviceSession>(*benchmark_->provider);
+    } catch (const std::exception& error) {
+      benchmark_->error = std::string("benchmark provider ") + options_.benchmark_provider + ": " + error.what();
+    }
+  }
+  if (!benchmark_->error.empty()) return {{}, benchmark_->error};
+  const Profiles profiles;
+  const RunContext context{benchmark_->provider.get(), product, &profiles, ""};
+  CapturedOutputs captured;
+  const TestPointResult result = ExecuteOnPrepared(point, &prepared, *benchmark_->session, context, &captured);
+  if (result.verdict == Verdict::kNotProvided) {
+    return {{}, "benchmark provider " + options_.benchmark_provider + " does not export " + point.op().name()};
+  }
+  if (result.status != 0 || result.execute_status != 0) {
+    return {{}, "benchmark provider " + options_.benchmark_provider + " returned " +
+                    DescribeStatus(result.execute_status.value_or(result.status.value_or(-1)))};
+  }
+  return {std::move(captured.values), ""};
+}
+
+BenchmarkLookup PrecisionGate::BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared,
+                                           Product product) const {
+  BenchmarkLookup lookup;
+  if (options_.benchmark_run) {
+    lookup = options_.benchmark_run->Find(point.id, InputValues(point.op(), prepared));
+    if (lookup.missing.empty() || options_.benchmark_provider.empty()) return lookup;
+  }
+  if (!options_.benchmark_provider.empty()) {
+    BenchmarkLookup ran = RunBenchmarkProvider(point, prepared, product);
+    if (!lookup.missing.empty() && !ran.missing.empty()) ran.missing = lookup.missing + "; " + ran.missing;
+    return ran;
+  }
+  return {{}, "no benchmark given (--benchmark-run or --benchmark-provider)"};
+}
+
+nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
+                                      const std::vector<std::pair<std::string, RatioKind>>& failed,
+                                      const DeviceSession& session, const RunContext& context, bool* passed) const {
+  *passed = false;
+  nlohmann::json recheck = {{"requested_runs", options_.recheck}, {"minimum_runs", kMinimumRecheckRuns},
+                            {"resamples", kBootstrapResamples}};
+  if (options_.benchmark_provider.empty()) {
+    recheck["runs"] = 0;
+    recheck["why"] = "fresh seeds need a benchmark implementation that runs on new inputs: give --benchmark-provider";
+    return recheck;
+  }
+  const RunContext plain = PlainContext(context);
+  std::map<std::pair<std::string, RatioKind>, std::vector<double>> samples;
+  int runs = 0;
+  std::string skipped;
+  for (int run = 0; run < options_.recheck; ++run) {
+    CaseFile fresh_case = *point.case_file;
+    fresh_case.seed = RecheckSeed(point.case_file->seed, point.id, run);
+    TestPoint fresh = point;
+    fresh.case_file = &fresh_case;
+    const PreparedPoint prepared = PreparePoint(fresh);
+    CapturedOutputs device;
+    const TestPointResult result = ExecuteOnPrepared(fresh, &prepared, session, plain, &device);
+    if (result.status != 0 || result.execute_status != 0 || !prepared.reference) {
+      skipped = "the device's call failed on seed " + std::to_string(fresh_case.seed);
+      continue;
+    }
+    const BenchmarkLookup benchmark = RunBenchmarkProvider(fresh, prepared, context.product);
+    if (!benchmark.missing.empty()) {
+      skipped = benchmark.missing;
+      continue;
+    }
+    bool complete = true;
+    std::vector<std::pair<std::pair<std::string, RatioKind>, double>> ratios;
+    for (const auto& [output, kind] : failed) {
+      const std::optional<size_t> slot = SlotNamed(point.op(), output);
+      const auto dev = device.values.find(output);
+      const auto bench = benchmark.values.find(output);
+      if (!slot || dev == device.values.end() || bench == benchmark.values.end()) {
+        complete = false;
+        break;
+      }
+      const DoubleBenchmarkComparison c =
+          CompareDoubleBenchmark(dev->second, bench->second, prepared.reference->outputs[*slot].value,
+                                 prepared.tensors[*slot]->view().dtype);
+      ratios.push_back({{output, kind}, c.ratios[static_cast<size_t>(kind)]});
+    }
+    if (!complete) continue;
+    for (const auto& [key, ratio] : ratios) samples[key].push_back(ratio);
+    ++runs;
+  }
+  recheck["runs"] = runs;
+  if (!skipped.empty()) recheck["skipped"] = skipped;
+  nlohmann::json intervals = nlohmann::json::array();
+  bool all_within = true;
+  for (const auto& [key, values] : samples) {
+    const uint64_t seed = Mix(point.case_file->seed ^ HashText(point.id + "/" + key.first + "/" +
+                                                                std::string(RatioName(key.second))));
+    const BootstrapInterval interval = BootstrapMedianInterval(values, seed, kBootstrapResamples);
+    const bool within = interval.lower <= 1.0;
+    all_within = all_within && within;
+    intervals.push_back({{"output", key.first}, {"ratio", RatioName(key.second)}, {"median", interval.median},
+                         {"ci_lower", interval.lower}, {"ci_upper", interval.upper}, {"passed", within}});
+  }
+  recheck["intervals"] = intervals;
+  if (runs < kMinimumRecheckRuns) {
+    recheck["why"] = std::to_string(runs) + " fresh-seed runs, fewer than the standard's " +
+                     std::to_string(kMinimumRecheckRuns);
+    return recheck;
+  }
+  *passed = all_within;
+  return recheck;
+}
+
+void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared, const CapturedOutputs& device,
+                          const DeviceSession& session, const RunContext& context, TestPointResult* result) const {
+  const Operator& op = point.op();
+  const VerdictSelection verdicts = VerdictsOf(point);
+  result->precision = {{"verdicts", verdicts.ToString()}};
+  if (!prepared.reference || device.values.empty()) return;
+
+  const BenchmarkLookup benchmark = BenchmarkOf(point, prepared, context.product);
+  if (options_.benchmark_run) result->precision["benchmark_run"] = options_.benchmark_run->Describe();
+  if (!options_.benchmark_provider.empty()) result->precision["benchmark_provider"] = options_.benchmark_provider;
+
+  std::string single_failures, double_failures;
+  std::vector<std::pair<std::string, RatioKind>> failed_ratios;
+  bool double_final = false;  // a failure the re-check cannot lift (missing benchmark, wrong inf/NaN)
+  int64_t judged_elements = 0;
+  for (OutputResult& output : result->outputs) {
+    const auto values = device.values.find(output.name);
+    const std::optional<size_t> slot = SlotNamed(op, output.name);
+    if (values == device.values.end() || !slot) continue;
+    const std::vector<double>& golden = prepared.reference->outputs[*slot].value;
+    const DType dtype = prepared.tensors[*slot]->view().dtype;
+    OutputPrecision p;
+    p.single = JudgeSingleBenchmark(values->second, golden, dtype);
+    const auto bench = benchmark.values.find(output.name);
+    if (bench != benchmark.values.end() && bench->second.size() == values->second.size()) {
+      p.comparison = CompareDoubleBenchmark(values->second, bench->second, golden, dtype);
+      p.device = p.comparison->device;
+      p.specials = p.comparison->specials;
+    } else {
+      p.device = MeasureAgainstGolden(values->second, golden, dtype, &p.specials);
+      p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
+                            : bench == benchmark.values.end()
+                                ? "the benchmark has no output " + output.name
+                                : "the benchmark's " + output.name + " has " + std::to_string(bench->second.size()) +
+                                      " elements, the device's " + std::to_string(values->second.size());
+    }
+    judged_elements += static_cast<int64_t>(values->second.size());
+    if (!p.single.passed) {
+      single_failures += (single_failures.empty() ? "" : "; ") + output.name + ": MERE " + Format(p.single.mere) +
+                         ", MARE " + Format(p.single.mare) + " (limits " + Format(p.single.threshold) + " and " +
+                         Format(10 * p.single.threshold) + ")" +
+                         (p.single.special_mismatches
+                              ? ", " + std::to_string(p.single.special_mismatches) + " inf/NaN differ from golden"
+                              : "");
+    }
+    if (verdicts.double_bm) {
+      std::vector<std::string> failures;
+      if (!p.comparison) {
+        if (!values->second.empty()) {
+          failures.push_back("no benchmark output: " + p.benchmark_missing);
+          double_final = true;
+        }
+      } else {
+        failures = DoubleBenchmarkFailures(*p.comparison, *verdicts.double_bm);
+        if (p.comparison->specials.wrong > 0) double_final = true;
+        for (size_t k = 0; k < kRatioKinds.size(); ++k) {
+          if (!RatioWithinLimit(kRatioKinds[k], p.comparison->ratios[k], *verdicts.double_bm)) {
+            failed_ratios.push_back({output.name, kRatioKinds[k]});
+          }
+        }
+      }
+      for (const std::string& failure : failures) {
+        double_failures += (double_failures.empty() ? "" : "; ") + output.name + ": " + failure;
+      }
+    }
+    output.precision = std::move(p);
+  }
+
+  if (!verdicts.element) {
+    std::vector<Finding> kept;
+    for (Finding& finding : result->failures) {
+      (FromElementCheck(op, finding.rule) ? result->advisory : kept).push_back(std::move(finding));
+    }
+    result->failures = std::move(kept);
+  }
+  if (verdicts.single_bm) {
+    result->rules.push_back({kSingleBenchmarkRule, single_failures.empty(), false, judged_elements});
+    if (!single_failures.empty()) result->failures.push_back({kSingleBenchmarkRule, single_failures});
+  }
+  if (verdicts.double_bm) {
+    const std::string rule = std::string(kDoubleBenchmarkRule) + "." + std::string(LevelName(*verdicts.double_bm));
+    bool held = double_failures.empty();
+    if (!held && !double_final && options_.recheck > 0) {
+      bool recheck_passed = false;
+      result->precision["recheck"] = Recheck(point, failed_ratios, session, context, &recheck_passed);
+      if (recheck_passed) {
+        held = true;
+        result->precision["lifted_by_recheck"] = double_failures;
+      }
+    }
+    result->rules.push_back({rule, held, false, judged_elements});
+    if (!held) {
+      std::string message = double_failures;
+      if (result->precision.contains("recheck")) {
+        const nlohmann::json& r = result->precision["recheck"];
+        message += r.contains("why") ? "; re-check: " + r["why"].get<std::string>()
+                                     : "; re-check over " + r["runs"].dump() + " fresh seeds: a 95 % interval "
+                                                                               "of the median ratio lies above 1";
+      }
+      result->failures.push_back({rule, message});
+    }
+  }
+  if (result->verdict == Verdict::kPassed || result->verdict == Verdict::kFailed) {
+    result->verdict = result->failures.empty() ? Verdict::kPassed : Verdict::kFailed;
+  }
+}
+
+}  // namespace aclnn_check

@@ -1,0 +1,81 @@
+// CANN's precision standards in a run (SPEC 5.1, docs/precision-standards.md): every computed
+// output is measured against the float64 reference (golden) and, when a benchmark implementation
+// is given, against its outputs on the same inputs; the chosen verdicts (--verdict or the case
+// file's "verdict"; SPEC 5's element check by default) decide the point, the others are reported.
+// The benchmark is a recorded run (--benchmark-run FILE: `golden record`, or
+// tools/torch_benchmark_run.py) or a second provider run in the same worker
+// (--benchmark-provider). A point that fails the double benchmark is re-checked with --recheck N
+// fresh seeds against the benchmark provider.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/verdict_selection.h"
+#include "runner/execute.h"
+
+namespace aclnn_check {
+
+// A benchmark implementation's outputs looked up by test point (the recorded runs of
+// --benchmark-run: golden/recorded_benchmark.h). `inputs` are the harness's inputs of the point
+// (tensor name -> values in logical order): a source whose stored inputs differ has no outputs for it.
+struct BenchmarkLookup {
+  DeviceOutputs values;
+  std::string missing;  // why there are none ('' when found)
+};
+class BenchmarkSource {
+ public:
+  virtual ~BenchmarkSource() = default;
+  virtual BenchmarkLookup Find(const std::string& point_id,
+                               const std::map<std::string, std::vector<double>>& inputs) const = 0;
+  virtual std::string Describe() const = 0;  // "recorded run FILE (provider ...)"
+};
+
+struct PrecisionGateOptions {
+  std::optional<VerdictSelection> verdict;  // --verdict: replaces every case file's
+  std::shared_ptr<const BenchmarkSource> benchmark_run;  // --benchmark-run FILE
+  std::vector<std::string> benchmark_run_paths;           // its files, for the repro line
+  std::string benchmark_provider;           // --benchmark-provider cpu|ref|PATH ('' none)
+  int recheck = 0;                          // --recheck N (0: a failed double benchmark is final)
+};
+
+class PrecisionGate {
+ public:
+  // The benchmark provider is loaded by the first point that needs it, in the process that runs
+  // the point (a worker when isolated).
+  explicit PrecisionGate(PrecisionGateOptions options);
+  ~PrecisionGate();
+
+  // The verdicts that decide a point: --verdict, else the case file's, else the element check.
+  VerdictSelection VerdictsOf(const TestPoint& point) const;
+
+  // Measures the outputs in `device`, applies the verdicts to result (rules, failures, advisory
+  // findings, verdict) and re-checks a failed double benchmark.
+  void Apply(const TestPoint& point, const PreparedPoint& prepared, const CapturedOutputs& device,
+             const DeviceSession& session, const RunContext& context, TestPointResult* result) const;
+
+  const PrecisionGateOptions& options() const { return options_; }
+
+ private:
+  BenchmarkLookup BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
+  BenchmarkLookup RunBenchmarkProvider(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
+  nlohmann::json Recheck(const TestPoint& point, const std::vector<std::pair<std::string, RatioKind>>& failed,
+                         const DeviceSession& session, const RunContext& context, bool* passed) const;
+
+  PrecisionGateOptions options_;
+  struct LoadedBenchmark;
+  mutable std::mutex benchmark_mutex_;
+  mutable std::unique_ptr<LoadedBenchmark> benchmark_;
+};
+
+// The run metadata's "precision": --verdict (or "per case file"), the benchmark, --recheck.
+nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options);
+
+// The seed of fresh-seed run `run` of a point: derived from the case's seed and the point's id.
+uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run);
+
+}  // namespace aclnn_check

@@ -1,0 +1,157 @@
+// CANN's precision standards (SPEC 5.1) on hand-made data: every expected number below is worked
+// out by hand from the standard's formulas (COMMERCIAL_OPS_PRECISION_DOCS.md 4.1, 4.5, 5.3.3, 5.3.4).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "check/precision_standard.h"
+#include "check/verdict_selection.h"
+
+namespace aclnn_check {
+namespace {
+
+TEST(PrecisionStandard, TheStandardsConstantsPerDtype) {
+  EXPECT_EQ(SmallValueThreshold(DType::kFloat16), 1.0 / 2048);
+  EXPECT_EQ(SmallValueThreshold(DType::kBFloat16), 1.0 / 256);
+  EXPECT_EQ(SmallValueThreshold(DType::kFloat32), 1.0 / 16384);
+  EXPECT_EQ(SmallValueError(DType::kFloat16), 1.0 / 65536);
+  EXPECT_EQ(SmallValueError(DType::kBFloat16), 1.0 / 65536);
+  EXPECT_EQ(SmallValueError(DType::kFloat32), std::ldexp(1.0, -30));
+  EXPECT_EQ(SingleBenchmarkThreshold(DType::kFloat16), 1.0 / 1024);
+  EXPECT_EQ(LimitsOf(DoubleBenchmarkLevel::kL0).mare, 10);
+  EXPECT_EQ(LimitsOf(DoubleBenchmarkLevel::kL1).mere, 1.5);
+  EXPECT_EQ(LimitsOf(DoubleBenchmarkLevel::kL2).rmse, 1.2);
+}
+
+TEST(PrecisionStandard, MetricsSplitNormalAndSmallValues) {
+  // float32: small-value threshold 2^-14 ~ 6.1e-5; the last element is small.
+  const std::vector<double> golden = {1, 2, -4, 1e-6};
+  const std::vector<double> device = {1.5, 2, -3, 1e-6 + 1e-8};  // errors 0.5, 0, 1 and 1e-8 > 2^-30
+  const ErrorMetrics m = MeasureAgainstGolden(device, golden, DType::kFloat32);
+  EXPECT_EQ(m.normal_elements, 3);
+  EXPECT_EQ(m.small_elements, 1);
+  EXPECT_EQ(m.error_count, 1);
+  // RE: 0.5 / (1 + 1e-7), 0, 1 / (4 + 1e-7)
+  const double re0 = 0.5 / (1 + 1e-7), re2 = 1 / (4 + 1e-7);
+  EXPECT_DOUBLE_EQ(m.mare, re0);
+  EXPECT_DOUBLE_EQ(m.mere, (re0 + re2) / 3);
+  EXPECT_DOUBLE_EQ(m.rmse, std::sqrt((0.25 + 1) / 3));
+}
+
+TEST(PrecisionStandard, DoubleBenchmarkRatiosAndLevels) {
+  const std::vector<double> golden = {1, 2, 4, 8};
+  const std::vector<double> benchmark = {1.01, 2, 4, 8};  // RE 0.01 at [0]
+  const std::vector<double> device = {1.03, 2, 4, 8};     // RE 0.03 at [0]
+  const DoubleBenchmarkComparison c = CompareDoubleBenchmark(device, benchmark, golden, DType::kFloat32);
+  EXPECT_NEAR(c.ratios[0], 3, 1e-9);  // MARE
+  EXPECT_NEAR(c.ratios[1], 3, 1e-9);  // MERE
+  EXPECT_NEAR(c.ratios[2], 3, 1e-9);  // RMSE
+  EXPECT_EQ(c.ratios[3], 0);          // no small values: 0 / max(0, 1)
+  EXPECT_TRUE(DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL0).size() == 2);  // MERE, RMSE > 2
+  const std::vector<std::string> l2 = DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL2);
+  ASSERT_EQ(l2.size(), 3u);
+  EXPECT_EQ(l2[0], "mare ratio 3 > 2");
+  // A device as good as the benchmark passes every level; an exact benchmark and device give 1.
+  EXPECT_TRUE(DoubleBenchmarkFailures(CompareDoubleBenchmark(benchmark, benchmark, golden, DType::kFloat32),
+                                      DoubleBenchmarkLevel::kL2).empty());
+  EXPECT_EQ(CompareDoubleBenchmark(golden, golden, golden, DType::kFloat32).ratios[0], 1);
+  EXPECT_TRUE(std::isinf(CompareDoubleBenchmark(device, golden, golden, DType::kFloat32).ratios[0]));
+}
+
+TEST(PrecisionStandard, SmallValueErrorCountRatio) {
+  // bfloat16: threshold 2^-8, error 2^-16. Three small elements; the device misses three, the
+  // benchmark one: ratio 3 / max(1, 1) = 3 > 2.
+  const double e = std::ldexp(1.0, -15);
+  const std::vector<double> golden = {0.001, 0.002, 0.003, 1};
+  const std::vector<double> benchmark = {0.001 + e, 0.002, 0.003, 1};
+  const std::vector<double> device = {0.001 + e, 0.002 + e, 0.003 + e, 1};
+  const DoubleBenchmarkComparison c = CompareDoubleBenchmark(device, benchmark, golden, DType::kBFloat16);
+  EXPECT_EQ(c.device.error_count, 3);
+  EXPECT_EQ(c.benchmark.error_count, 1);
+  EXPECT_EQ(c.ratios[3], 3);
+  EXPECT_FALSE(RatioWithinLimit(RatioKind::kErrorCount, c.ratios[3], DoubleBenchmarkLevel::kL0));
+}
+
+TEST(PrecisionStandard, InfNanClasses) {
+  const double inf = INFINITY, nan = NAN;
+  // golden, benchmark, device:
+  //  NaN  NaN  0    -> wrong (golden and benchmark agree, device differs)
+  //  inf  0    0    -> correct (device equals the benchmark)
+  //  inf  NaN  0    -> inspect (all three differ)
+  //  1    1    inf  -> wrong (golden and benchmark finite, device not)
+  //  -inf 2    -inf -> correct (device equals golden)
+  const std::vector<double> golden = {nan, inf, inf, 1, -inf};
+  const std::vector<double> benchmark = {nan, 0, nan, 1, 2};
+  const std::vector<double> device = {0, 0, 0, inf, -inf};
+  const DoubleBenchmarkComparison c = CompareDoubleBenchmark(device, benchmark, golden, DType::kFloat32);
+  EXPECT_EQ(c.specials.correct, 2);
+  EXPECT_EQ(c.specials.wrong, 2);
+  EXPECT_EQ(c.specials.inspect, 1);
+  EXPECT_EQ(c.specials.first_wrong, 0);
+  EXPECT_EQ(c.device.normal_elements, 0);  // none of them enters the ratios
+  EXPECT_FALSE(DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL0).empty());
+}
+
+TEST(PrecisionStandard, AGoldenBeyondTheDtypesRangeIsItsInfinity) {
+  // bfloat16: 1.5 * the largest finite value rounds to inf; a device that overflows is right there,
+  // whatever a benchmark that computed a smaller finite value says.
+  const double max_bf16 = 3.3895313892515355e38;
+  const std::vector<double> golden = {1.5 * max_bf16};
+  const DoubleBenchmarkComparison c =
+      CompareDoubleBenchmark(std::vector<double>{INFINITY}, std::vector<double>{max_bf16}, golden, DType::kBFloat16);
+  EXPECT_EQ(c.specials.correct, 1);
+  EXPECT_EQ(c.specials.wrong, 0);
+  EXPECT_TRUE(JudgeSingleBenchmark(std::vector<double>{INFINITY}, golden, DType::kBFloat16).passed);
+}
+
+TEST(PrecisionStandard, SingleBenchmarkUsesUnroundedGoldenAndTenTimesForMare) {
+  // fp16: T = 2^-10. MERE just under T but MARE over 10 T fails.
+  std::vector<double> golden(100, 1.0), device(100, 1.0);
+  device[0] = 1 + 11.0 / 1024;  // RE ~ 0.0107 > 10 T = 0.00977; MERE ~ 1.07e-4 < T
+  SingleBenchmark s = JudgeSingleBenchmark(device, golden, DType::kFloat16);
+  EXPECT_FALSE(s.passed);
+  device[0] = 1 + 9.0 / 1024;
+  s = JudgeSingleBenchmark(device, golden, DType::kFloat16);
+  EXPECT_TRUE(s.passed);
+  golden[1] = NAN;  // a NaN golden must be matched
+  EXPECT_FALSE(JudgeSingleBenchmark(device, golden, DType::kFloat16).passed);
+}
+
+TEST(PrecisionStandard, BootstrapMedianIntervalIsDeterministicAndCoversTheMedian) {
+  std::vector<double> samples;
+  for (int i = 0; i < 201; ++i) samples.push_back(1.0 + 0.001 * i);  // median 1.1
+  const BootstrapInterval a = BootstrapMedianInterval(samples, 42);
+  const BootstrapInterval b = BootstrapMedianInterval(samples, 42);
+  EXPECT_EQ(a.lower, b.lower);
+  EXPECT_EQ(a.upper, b.upper);
+  EXPECT_DOUBLE_EQ(a.median, 1.1);
+  EXPECT_LT(a.lower, 1.1);
+  EXPECT_GT(a.upper, 1.1);
+  EXPECT_GT(a.lower, 1.0);  // every sample above 1: the device is systematically worse
+  // Half the samples at 0.9, half at 1.3: the median's interval reaches below 1.
+  std::vector<double> mixed;
+  for (int i = 0; i < 200; ++i) mixed.push_back(i % 2 ? 1.3 : 0.9);
+  EXPECT_LE(BootstrapMedianInterval(mixed, 7).lower, 1.0);
+  const std::vector<double> constant(250, 2.0);
+  const BootstrapInterval c = BootstrapMedianInterval(constant, 1);
+  EXPECT_EQ(c.lower, 2.0);
+  EXPECT_EQ(c.upper, 2.0);
+}
+
+TEST(VerdictSelection, ParsesListsAndRejectsUnknownWords) {
+  const VerdictSelection v = ParseVerdicts({"element,double_bm:L2", "single_bm"});
+  EXPECT_TRUE(v.element);
+  EXPECT_TRUE(v.single_bm);
+  ASSERT_TRUE(v.double_bm);
+  EXPECT_EQ(*v.double_bm, DoubleBenchmarkLevel::kL2);
+  EXPECT_EQ(v.ToString(), "element,single_bm,double_bm:L2");
+  EXPECT_FALSE(ParseVerdicts({"double_bm:L0"}).element);  // instead of the element check
+  EXPECT_THROW(ParseVerdicts({"double_bm"}), std::invalid_argument);
+  EXPECT_THROW(ParseVerdicts({"double_bm:L3"}), std::invalid_argument);
+  EXPECT_THROW(ParseVerdicts({"double_bm:L1,double_bm:L2"}), std::invalid_argument);
+  EXPECT_THROW(ParseVerdicts({}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace aclnn_check
