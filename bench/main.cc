@@ -2,13 +2,14 @@
 // STREAM triad, and (when built with peers) PyTorch ATen and oneDNN doing the same work, all at one
 // thread count per process:
 //   aclnn_bench --threads=N [--cases=DIR] [--provider=cpu|ref|PATH] [--simd=TARGET]
-//               [--benchmark_* flags]
+//               [--stages=0|1] [--benchmark_* flags]
 // --simd caps the Highway target of the cpu provider's kernels (src/bench/simd_target.h).
 // The cpu provider's kernels size their thread pool from ACLNN_CPU_THREADS on first use and keep
 // it (the single-threaded kernels before the SIMD work ignore it), so one process measures one
 // thread count: tools/bench-peers runs one process per count and joins their JSON.
 // Benchmark names: <workload>/<dtype>/<impl>/threads:<n>, impl cpu (or ref, aclnn for a PATH
-// provider), triad, torch or onednn.
+// provider), triad, torch or onednn, and the harness's own stages (bench/check_stages.h):
+// stage_generate, stage_reference, stage_check.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -27,6 +28,7 @@
 #include "provider/device.h"
 #include "provider/provider.h"
 #include "report/bench_history.h"
+#include "check_stages.h"
 #include "triad.h"
 #include "workload.h"
 #ifdef ACLNN_BENCH_TORCH
@@ -46,6 +48,7 @@ struct BenchArguments {
   std::string cases;  // empty: every operator's workloads (kernels/<folder>/bench, source tree)
   std::string provider = "cpu";
   std::string simd;  // empty: the best target the CPU runs
+  bool stages = true;
 };
 
 // Takes this program's own flags out of argv, leaving Google Benchmark's. Throws
@@ -66,6 +69,8 @@ BenchArguments TakeArguments(int& argc, char** argv) {
       arguments.cases = value("--cases=");
     } else if (arg.rfind("--provider=", 0) == 0) {
       arguments.provider = value("--provider=");
+    } else if (arg.rfind("--stages=", 0) == 0) {
+      arguments.stages = value("--stages=") != "0";
     } else if (arg.rfind("--simd=", 0) == 0) {
       arguments.simd = value("--simd=");
     } else {
@@ -124,6 +129,8 @@ int main(int argc, char** argv) {
     RegisterPointBenchmark(BenchmarkName(workload.name, workload.dtype(), impl, arguments.threads),
                            *workload.point, *session);
   }
+  // The harness's generate, reference and check stages of the same workloads (--stages=0: none).
+  if (arguments.stages) RegisterCheckStages(workloads->workloads(), arguments.threads);
 #ifdef ACLNN_BENCH_TORCH
   RegisterTorchPeers(workloads->workloads(), arguments.threads);
 #endif

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "check/parallel_blocks.h"
+#include "core/float_bits.h"
+
 namespace aclnn_check {
 namespace {
 
@@ -73,32 +76,46 @@ double CounterRandom::Normal(uint64_t counter) const {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
-                                   const SpecialContext& ctx) {
-  std::vector<double> values(static_cast<size_t>(numel));
-  for (int64_t i = 0; i < numel; ++i) {
-    const uint64_t n = static_cast<uint64_t>(i);
-    double value;
-    if (spec.dist == "normal") {
-      value = spec.mean + spec.std * random.Normal(n);
-    } else if (spec.dist == "grid") {
+namespace {
+
+// Values [begin, end) of the distribution before specials, each rounded to ctx.dtype; the
+// distribution is chosen once per block, not per element.
+void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const CounterRandom& random,
+                const SpecialContext& ctx, double* out) {
+  const auto each = [&](auto&& value_of) {
+    for (int64_t i = begin; i < end; ++i) out[i - begin] = RoundTo(value_of(i), ctx.dtype);
+  };
+  if (spec.dist == "normal") {
+    each([&](int64_t i) { return spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)); });
+  } else if (spec.dist == "grid") {
+    each([&](int64_t i) {
       const int64_t step = i % spec.count;
-      value = spec.count == 1 ? spec.low
-                              : spec.low + (spec.high - spec.low) * static_cast<double>(step) /
-                                               static_cast<double>(spec.count - 1);
-    } else if (spec.dist == "rsqrt_uniform") {
-      // The variance is drawn unrounded: the kernel under test derives rstd from its own
-      // variance input, of which only the rstd rounded to the dtype is passed here.
-      value = 1.0 / std::sqrt(spec.low + (spec.high - spec.low) * random.Uniform(n) + spec.offset);
-    } else if (spec.dist == "exhaustive16") {
+      return spec.count == 1 ? spec.low
+                             : spec.low + (spec.high - spec.low) * static_cast<double>(step) /
+                                              static_cast<double>(spec.count - 1);
+    });
+  } else if (spec.dist == "rsqrt_uniform") {
+    // The variance is drawn unrounded: the kernel under test derives rstd from its own
+    // variance input, of which only the rstd rounded to the dtype is passed here.
+    each([&](int64_t i) {
+      return 1.0 / std::sqrt(spec.low + (spec.high - spec.low) * random.Uniform(static_cast<uint64_t>(i)) +
+                             spec.offset);
+    });
+  } else if (spec.dist == "exhaustive16") {
+    each([&](int64_t i) {
       const uint16_t bits = static_cast<uint16_t>(i & 0xFFFF);
-      value = ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
-    } else {
-      value = UniformValue(spec, n, random, ctx.dtype);
-    }
-    values[i] = RoundTo(value, ctx.dtype);
+      return ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
+    });
+  } else {
+    each([&](int64_t i) { return UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype); });
   }
-  if (spec.specials.empty() || numel == 0) return values;
+}
+
+// Calls place(position, value) for each injected special, in order.
+template <class Place>
+void PlaceSpecials(const InputSpec& spec, int64_t numel, const CounterRandom& random,
+                   const SpecialContext& ctx, const Place& place) {
+  if (spec.specials.empty() || numel == 0) return;
   const int64_t count = static_cast<int64_t>(spec.specials.size());
   const int64_t positions = std::min(numel, std::max(count, numel / 8));
   std::vector<bool> used(static_cast<size_t>(numel), false);
@@ -107,9 +124,41 @@ std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const C
                                      static_cast<uint64_t>(numel));
     while (used[p]) p = (p + 1) % numel;
     used[p] = true;
-    values[p] = ResolveSpecial(spec.specials[k % count], ctx);
+    place(p, ResolveSpecial(spec.specials[k % count], ctx));
   }
+}
+
+}  // namespace
+
+std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
+                                   const SpecialContext& ctx) {
+  std::vector<double> values(static_cast<size_t>(numel));
+  ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
+    DrawValues(spec, begin, end, random, ctx, values.data() + begin);
+  });
+  PlaceSpecials(spec, numel, random, ctx, [&](int64_t p, double value) { values[p] = value; });
   return values;
+}
+
+void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRandom& random,
+                  const SpecialContext& ctx) {
+  const int64_t numel = view.numel();
+  const bool encoded = view.is_contiguous() && DispatchFloating(view.dtype, [&]<DType kDType>() {
+    using F = FloatBits<kDType>;
+    std::byte* first = static_cast<std::byte*>(view.data) + view.offset * F::kBytes;
+    ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
+      std::vector<double> block(static_cast<size_t>(end - begin));
+      DrawValues(spec, begin, end, random, ctx, block.data());
+      for (int64_t i = begin; i < end; ++i) F::Encode(first + i * F::kBytes, block[i - begin]);
+    });
+  });
+  if (!encoded) {
+    WriteFromDouble(view, GenerateValues(spec, numel, random, ctx));
+    return;
+  }
+  PlaceSpecials(spec, numel, random, ctx, [&](int64_t p, double value) {
+    EncodeElement(view.element_address(view.offset + p), view.dtype, value);
+  });
 }
 
 }  // namespace aclnn_check

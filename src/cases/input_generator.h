@@ -8,6 +8,7 @@
 
 #include "cases/case_file.h"
 #include "cases/special_value.h"
+#include "core/tensor_view.h"
 
 namespace aclnn_check {
 
@@ -28,5 +29,9 @@ class CounterRandom {
 // of a kernel that draws the variance u and adds eps itself (LayerNormGrad).
 std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
                                    const SpecialContext& ctx);
+// The same values written into a view (logical order), each encoded once: contiguous floating
+// views block by block over the harness's threads, without the whole tensor as doubles.
+void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRandom& random,
+                  const SpecialContext& ctx);
 
 }  // namespace aclnn_check

@@ -4,6 +4,10 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
+#include <vector>
+
+#include "check/parallel_blocks.h"
+#include "core/float_bits.h"
 
 namespace aclnn_check {
 
@@ -29,6 +33,196 @@ const Expectation& DocumentedExpectation(const RuleDef& rule) {
   return it->second;
 }
 
+namespace {
+
+// Tallies of one block: the operator's element rules by tag, then the three numerics rules that
+// elements without a rule can apply.
+enum ExtraRule : size_t { kOverflowBound, kSpecialValues, kUnderflow, kExtraRules };
+
+// What one block contributes; blocks merge in order, so every count, maximum, first index and
+// worst element is what one pass over all elements gives, and the sums add per block.
+struct BlockPartial {
+  int64_t finite = 0, failures = 0, rel_count = 0, within = 0, bias_count = 0, underflow = 0;
+  double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
+  double bias_sum = 0, rounded_bias_sum = 0;
+  double max_ulp = 0, max_rel = 0;
+  std::array<int64_t, 7> histogram{};
+  int64_t worst_index = -1;
+  bool worst_passed = true;
+  double worst_rank = -1;
+  double worst_ulp = 0;
+  std::vector<RuleTally> tallies;  // empty until a rule applies: rules() + 1 tags, then extras
+  std::vector<const Expectation*> expectations;  // per tag, looked up on first use
+
+  RuleTally& Tally(size_t index, size_t rules) {
+    if (tallies.empty()) tallies.resize(rules + 1 + kExtraRules);
+    return tallies[index];
+  }
+
+  void Apply(RuleTally& tally, bool passed, int64_t index) {
+    ++tally.applied;
+    if (passed) {
+      ++tally.held;
+    } else if (tally.first_failure < 0) {
+      tally.first_failure = index;
+    }
+  }
+
+  // The worst element: any failure beats any pass; among equals, the larger finite error. A
+  // passing element accepted through a rule's alternative may have an infinite distance to the
+  // reference; it must not outrank anything.
+  void Rank(int64_t index, bool passed, double ulp_error) {
+    const double rank = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
+    if (worst_index < 0 || (!passed && worst_passed) || (passed == worst_passed && rank > worst_rank)) {
+      worst_index = index;
+      worst_passed = passed;
+      worst_rank = rank;
+      worst_ulp = ulp_error;
+    }
+  }
+};
+
+struct CheckInputs {
+  const Operator& op;
+  const ReferenceOutput& reference;
+  std::span<const double> device;
+  DType out;
+  const Tolerance& tolerance;
+  const ExpectationLookup& expectation_of;
+  const Expectation& plain;
+};
+
+// Every element the common case does not cover: a rule decides it, or the reference rounds to a
+// special value, or the device value is not finite. One element at a time through
+// Expectation::Accepts and CheckElement.
+void CheckSpecialElement(const CheckInputs& in, size_t i, BlockPartial& p) {
+  const double dev = in.device[i];
+  const double ref = in.reference.value[i];
+  const RuleTag tag = in.reference.rule[i];
+  const size_t rules = in.op.rules().size();
+  const RuleDef* rule = tag == kNoRule ? nullptr : &in.op.RuleOfTag(tag);
+  const Expectation* expectation = &in.plain;
+  if (rule) {
+    if (p.expectations.empty()) p.expectations.resize(rules + 1, nullptr);
+    if (!p.expectations[tag]) p.expectations[tag] = &in.expectation_of(*rule);
+    expectation = p.expectations[tag];
+  }
+  const int64_t index = static_cast<int64_t>(i);
+  const bool passed = expectation->Accepts(dev, ref, in.reference.alt[i], in.reference.mag[i],
+                                           in.out, in.tolerance);
+  if (rule) p.Apply(p.Tally(tag, rules), passed, index);
+  const double rounded = RoundTo(ref, in.out);
+  const ElementVerdict verdict = CheckElement(dev, ref, in.reference.mag[i], in.out, in.tolerance);
+  if (!rule && !std::isfinite(rounded)) {
+    const size_t extra = verdict.overflow_undecided ? kOverflowBound : kSpecialValues;
+    p.Apply(p.Tally(rules + 1 + extra, rules), passed, index);
+  }
+  if (!rule && verdict.by_underflow) {
+    ++p.underflow;
+    p.Apply(p.Tally(rules + 1 + kUnderflow, rules), true, index);
+  }
+  const bool finite = std::isfinite(rounded) && std::isfinite(dev);
+  const double ulp_error = verdict.ulp_error;
+  if (finite) {
+    ++p.finite;
+    const double error = dev - ref;
+    p.sum_ulp += ulp_error;
+    p.max_ulp = std::max(p.max_ulp, ulp_error);
+    ++p.histogram[UlpBucket(UlpDistance(dev, rounded, in.out))];
+    p.sum_sq += error * error;
+    p.sum_signed += error;
+    p.sum_abs_ref += std::fabs(ref);
+    if (ref != 0) {
+      const double rel = std::fabs(error) / std::fabs(ref);
+      p.sum_rel += rel;
+      ++p.rel_count;
+      p.max_rel = std::max(p.max_rel, rel);
+      if (rel <= 1e-3) ++p.within;
+    } else if (dev == 0) {
+      ++p.within;
+    }
+    if (!rule && ref != 0 && (in.out == DType::kFloat16 || in.out == DType::kBFloat16)) {
+      const double sign_per_ulp = (ref > 0 ? 1 : -1) / Ulp(ref, in.out);
+      p.bias_sum += error * sign_per_ulp;
+      p.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
+      ++p.bias_count;
+    }
+  }
+  if (!passed) ++p.failures;
+  p.Rank(index, passed, ulp_error);
+}
+
+// One block, the common case inline: no rule, the reference rounds to a finite value and the
+// device value is finite. Then the element rule is the element bound (Expectation "ref"), which
+// is CheckElement's finite branch, and rounding, spacing and ordering are computed once.
+template <DType kOut>
+void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
+  using F = FloatBits<kOut>;
+  constexpr bool kSixteenBit = kOut == DType::kFloat16 || kOut == DType::kBFloat16;
+  const double* device = in.device.data();
+  const double* value = in.reference.value.data();
+  const double* mag = in.reference.mag.data();
+  const RuleTag* tags = in.reference.rule.data();
+  const double ulp_tolerance = in.tolerance.ulp;
+  const double mag_tolerance = in.tolerance.c * UnitRoundoff(in.tolerance.compute);
+  const double tiny = SmallestNormal(in.tolerance.compute);
+  for (int64_t i = begin; i < end; ++i) {
+    const double dev = device[i];
+    const double ref = value[i];
+    const double rounded = F::Round(ref);
+    if (tags[i] != kNoRule || !std::isfinite(rounded) || !std::isfinite(dev)) {
+      CheckSpecialElement(in, static_cast<size_t>(i), p);
+      continue;
+    }
+    const double error = dev - ref;
+    const double abs_error = std::fabs(error);
+    const double ulp = F::Ulp(ref);
+    const double ulp_error = abs_error / ulp;
+    bool passed = abs_error <= ulp_tolerance * ulp + mag_tolerance * mag[i];
+    if (!passed && (std::fabs(ref) < tiny || mag[i] < tiny) && abs_error <= tiny) {
+      passed = true;
+      ++p.underflow;
+      p.Apply(p.Tally(in.op.rules().size() + 1 + kUnderflow, in.op.rules().size()), true, i);
+    }
+    ++p.finite;
+    p.sum_ulp += ulp_error;
+    p.max_ulp = std::max(p.max_ulp, ulp_error);
+    const int64_t steps = F::Ordered(dev) - F::Ordered(rounded);
+    ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
+    p.sum_sq += error * error;
+    p.sum_signed += error;
+    p.sum_abs_ref += std::fabs(ref);
+    if (ref != 0) {
+      const double rel = abs_error / std::fabs(ref);
+      p.sum_rel += rel;
+      ++p.rel_count;
+      p.max_rel = std::max(p.max_rel, rel);
+      if (rel <= 1e-3) ++p.within;
+    } else if (dev == 0) {
+      ++p.within;
+    }
+    if constexpr (kSixteenBit) {
+      if (ref != 0) {
+        const double sign_per_ulp = (ref > 0 ? 1 : -1) / ulp;
+        p.bias_sum += error * sign_per_ulp;
+        p.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
+        ++p.bias_count;
+      }
+    }
+    if (!passed) ++p.failures;
+    p.Rank(i, passed, ulp_error);
+  }
+}
+
+void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
+  const bool floating = DispatchFloating(in.out, [&]<DType kOut>() { CheckBlock<kOut>(in, begin, end, p); });
+  if (!floating) {
+    for (int64_t i = begin; i < end; ++i) CheckSpecialElement(in, static_cast<size_t>(i), p);
+  }
+}
+
+}  // namespace
+
 OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
                         std::span<const double> device, DType out, const Tolerance& tolerance,
                         const ExpectationLookup& expectation_of) {
@@ -36,85 +230,55 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   OutputMetrics& m = check.metrics;
   m.elements = static_cast<int64_t>(device.size());
   const Expectation plain = Expectation::Reference();
-  double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
-  int64_t rel_count = 0, within = 0;
-  double bias_sum = 0;
-  double rounded_bias_sum = 0;  // the same sum for the correctly rounded reference
-  int64_t bias_count = 0;
-  double worst_error = -1;
+  const CheckInputs in{op, reference, device, out, tolerance, expectation_of, plain};
+  std::vector<BlockPartial> partials(static_cast<size_t>(BlockCount(m.elements)));
+  ForEachBlock(m.elements, [&](int64_t block, int64_t begin, int64_t end) {
+    CheckBlockAnyDType(in, begin, end, partials[static_cast<size_t>(block)]);
+  });
 
-  for (size_t i = 0; i < device.size(); ++i) {
-    const double dev = device[i];
-    const double ref = reference.value[i];
+  double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
+  double bias_sum = 0, rounded_bias_sum = 0;
+  int64_t rel_count = 0, within = 0, bias_count = 0;
+  BlockPartial worst;
+  const size_t rules = op.rules().size();
+  const std::array<const char*, kExtraRules> extra_names = {
+      "numerics.overflow_bound", "numerics.special_values", "numerics.underflow"};
+  for (const BlockPartial& p : partials) {
+    m.finite_elements += p.finite;
+    m.failures += p.failures;
+    m.underflow_accepted += p.underflow;
+    rel_count += p.rel_count;
+    within += p.within;
+    bias_count += p.bias_count;
+    sum_ulp += p.sum_ulp;
+    sum_rel += p.sum_rel;
+    sum_sq += p.sum_sq;
+    sum_signed += p.sum_signed;
+    sum_abs_ref += p.sum_abs_ref;
+    bias_sum += p.bias_sum;
+    rounded_bias_sum += p.rounded_bias_sum;
+    m.max_ulp = std::max(m.max_ulp, p.max_ulp);
+    m.max_rel = std::max(m.max_rel, p.max_rel);
+    for (size_t b = 0; b < m.ulp_histogram.size(); ++b) m.ulp_histogram[b] += p.histogram[b];
+    if (p.worst_index >= 0) worst.Rank(p.worst_index, p.worst_passed, p.worst_ulp);
+    for (size_t t = 0; t < p.tallies.size(); ++t) {
+      const RuleTally& part = p.tallies[t];
+      if (part.applied == 0) continue;
+      const std::string& id =
+          t <= rules ? op.RuleOfTag(static_cast<RuleTag>(t)).id : std::string(extra_names[t - rules - 1]);
+      RuleTally& tally = check.rules[id];
+      tally.applied += part.applied;
+      tally.held += part.held;
+      if (part.first_failure >= 0 && (tally.first_failure < 0 || part.first_failure < tally.first_failure)) {
+        tally.first_failure = part.first_failure;
+      }
+    }
+  }
+  if (worst.worst_index >= 0) {
+    const size_t i = static_cast<size_t>(worst.worst_index);
     const RuleTag tag = reference.rule[i];
-    const RuleDef* rule = tag == kNoRule ? nullptr : &op.RuleOfTag(tag);
-    const Expectation& expectation = rule ? expectation_of(*rule) : plain;
-    const bool passed =
-        expectation.Accepts(dev, ref, reference.alt[i], reference.mag[i], out, tolerance);
-    if (rule) {
-      RuleTally& tally = check.rules[rule->id];
-      ++tally.applied;
-      if (passed) {
-        ++tally.held;
-      } else if (tally.first_failure < 0) {
-        tally.first_failure = static_cast<int64_t>(i);
-      }
-    }
-    const double rounded = RoundTo(ref, out);
-    const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
-    if (!rule && !std::isfinite(rounded)) {
-      RuleTally& tally = check.rules[verdict.overflow_undecided ? "numerics.overflow_bound"
-                                                                : "numerics.special_values"];
-      ++tally.applied;
-      if (passed) {
-        ++tally.held;
-      } else if (tally.first_failure < 0) {
-        tally.first_failure = static_cast<int64_t>(i);
-      }
-    }
-    if (!rule && verdict.by_underflow) {
-      ++m.underflow_accepted;
-      RuleTally& tally = check.rules["numerics.underflow"];
-      ++tally.applied;
-      ++tally.held;
-    }
-    const bool finite = std::isfinite(rounded) && std::isfinite(dev);
-    double ulp_error = verdict.ulp_error;
-    if (finite) {
-      ++m.finite_elements;
-      const double error = dev - ref;
-      sum_ulp += ulp_error;
-      m.max_ulp = std::max(m.max_ulp, ulp_error);
-      ++m.ulp_histogram[UlpBucket(UlpDistance(dev, rounded, out))];
-      sum_sq += error * error;
-      sum_signed += error;
-      sum_abs_ref += std::fabs(ref);
-      if (ref != 0) {
-        const double rel = std::fabs(error) / std::fabs(ref);
-        sum_rel += rel;
-        ++rel_count;
-        m.max_rel = std::max(m.max_rel, rel);
-        if (rel <= 1e-3) ++within;
-      } else if (dev == 0) {
-        ++within;
-      }
-      if (!rule && ref != 0 && (out == DType::kFloat16 || out == DType::kBFloat16)) {
-        const double sign_per_ulp = (ref > 0 ? 1 : -1) / Ulp(ref, out);
-        bias_sum += error * sign_per_ulp;
-        rounded_bias_sum += (rounded - ref) * sign_per_ulp;
-        ++bias_count;
-      }
-    }
-    if (!passed) ++m.failures;
-    // The worst element: any failure beats any pass; among equals, the larger finite error. A
-    // passing element accepted through a rule's alternative may have an infinite distance to
-    // the reference; it must not outrank anything.
-    const double rank_error = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
-    if (m.worst.index < 0 || (!passed && m.worst.passed) ||
-        (passed == m.worst.passed && rank_error > worst_error)) {
-      worst_error = rank_error;
-      m.worst = {static_cast<int64_t>(i), dev, ref, ulp_error, rule ? rule->id : "", passed};
-    }
+    m.worst = {worst.worst_index, device[i], reference.value[i], worst.worst_ulp,
+               tag == kNoRule ? "" : op.RuleOfTag(tag).id, worst.worst_passed};
   }
   if (m.finite_elements > 0) {
     const double n = static_cast<double>(m.finite_elements);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/float_bits.h"
+
 namespace aclnn_check {
 
 int64_t NumElements(std::span<const int64_t> shape) {
@@ -54,6 +56,15 @@ std::vector<int64_t> StorageIndices(const TensorView& view) {
 
 std::vector<double> ReadAsDouble(const TensorView& view) {
   std::vector<double> values(static_cast<size_t>(view.numel()));
+  if (view.is_contiguous()) {
+    const std::byte* first = static_cast<const std::byte*>(view.data) +
+                             view.offset * static_cast<int64_t>(DTypeSize(view.dtype));
+    const bool decoded = DispatchFloating(view.dtype, [&]<DType kDType>() {
+      using F = FloatBits<kDType>;
+      for (size_t i = 0; i < values.size(); ++i) values[i] = F::Decode(first + i * F::kBytes);
+    });
+    if (decoded) return values;
+  }
   ForEachElement(view, [&](int64_t logical, int64_t storage) {
     values[logical] = DecodeElement(view.element_address(storage), view.dtype);
   });

@@ -1,6 +1,7 @@
 #include "provider/device.h"
 
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 namespace aclnn_check {
@@ -47,6 +48,26 @@ std::vector<std::byte> DeviceBuffer::Download() const {
            provider_->api().memcpy(host.data(), host.size(), data_, size_, ACL_MEMCPY_DEVICE_TO_HOST),
            "aclrtMemcpy device to host");
   return host;
+}
+
+void DeviceBuffer::UploadAt(size_t offset, std::span<const std::byte> host) {
+  if (offset > size_ || host.size() > size_ - offset) {
+    throw std::out_of_range("DeviceBuffer::UploadAt past the end of the buffer");
+  }
+  CheckAcl(*provider_,
+           provider_->api().memcpy(static_cast<std::byte*>(data_) + offset, size_ - offset, host.data(),
+                                   host.size(), ACL_MEMCPY_HOST_TO_DEVICE),
+           "aclrtMemcpy host to device");
+}
+
+void DeviceBuffer::DownloadInto(size_t offset, std::span<std::byte> host) const {
+  if (offset > size_ || host.size() > size_ - offset) {
+    throw std::out_of_range("DeviceBuffer::DownloadInto past the end of the buffer");
+  }
+  CheckAcl(*provider_,
+           provider_->api().memcpy(host.data(), host.size(), static_cast<std::byte*>(data_) + offset,
+                                   host.size(), ACL_MEMCPY_DEVICE_TO_HOST),
+           "aclrtMemcpy device to host");
 }
 
 DeviceSession::DeviceSession(const Provider& provider) : provider_(provider) {

@@ -25,6 +25,9 @@ class DeviceBuffer {
   size_t size() const { return size_; }
   void Upload(std::span<const std::byte> host);
   std::vector<std::byte> Download() const;
+  // The same for a part of the buffer, from byte offset on: no staging copy of the whole buffer.
+  void UploadAt(size_t offset, std::span<const std::byte> host);
+  void DownloadInto(size_t offset, std::span<std::byte> host) const;
 
  private:
   const Provider* provider_ = nullptr;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
 #include "cases/input_generator.h"
 #include "common/abi_call.h"
 #include "core/status.h"
+#include "core/view_storage.h"
 #include "runner/abi_params.h"
 #include "runner/guarded_buffer.h"
 
@@ -30,24 +32,38 @@ std::string StatusList(const std::vector<int>& statuses) {
   return text;
 }
 
-// Storage element indices of a view, for telling bytes inside the view from bytes outside.
-std::vector<bool> InsideView(const TensorView& view, size_t buffer_bytes) {
-  const size_t size = DTypeSize(view.dtype);
-  std::vector<bool> inside(buffer_bytes, false);
-  ForEachElement(view, [&](int64_t, int64_t storage) {
-    for (size_t b = 0; b < size; ++b) inside[static_cast<size_t>(storage) * size + b] = true;
-  });
-  return inside;
-}
-
-// First byte offset where the buffers differ (optionally only outside the view), or -1.
-int64_t FirstChange(std::span<const std::byte> before, std::span<const std::byte> after,
-                    const std::vector<bool>* inside = nullptr) {
-  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    if (inside && (*inside)[i]) continue;
-    if (before[i] != after[i]) return static_cast<int64_t>(i);
+// First byte offset in [from, to) where the buffers differ, or -1: memcmp over chunks, then the
+// byte within the chunk that differs.
+int64_t FirstChangeIn(std::span<const std::byte> before, std::span<const std::byte> after,
+                      size_t from, size_t to) {
+  to = std::min({to, before.size(), after.size()});
+  constexpr size_t kChunk = 4096;
+  for (size_t chunk = from; chunk < to; chunk += kChunk) {
+    const size_t length = std::min(kChunk, to - chunk);
+    if (std::memcmp(before.data() + chunk, after.data() + chunk, length) == 0) continue;
+    for (size_t i = chunk; i < chunk + length; ++i) {
+      if (before[i] != after[i]) return static_cast<int64_t>(i);
+    }
   }
   return -1;
+}
+
+int64_t FirstChange(std::span<const std::byte> before, std::span<const std::byte> after) {
+  return FirstChangeIn(before, after, 0, std::max(before.size(), after.size()));
+}
+
+// First byte offset outside the view's storage where the buffers differ, or -1. The view's
+// storage is a list of index intervals, so the bytes between them are compared as whole ranges.
+int64_t FirstChangeOutside(const TensorView& view, std::span<const std::byte> before,
+                           std::span<const std::byte> after) {
+  const size_t size = DTypeSize(view.dtype);
+  size_t from = 0;
+  for (const StorageInterval& inside : StorageIntervals(view)) {
+    const int64_t changed = FirstChangeIn(before, after, from, static_cast<size_t>(inside.begin) * size);
+    if (changed >= 0) return changed;
+    from = static_cast<size_t>(inside.end) * size;
+  }
+  return FirstChangeIn(before, after, from, std::max(before.size(), after.size()));
 }
 
 class Outcome {
@@ -133,10 +149,11 @@ uint64_t EstimatedBytes(const TestPoint& point) {
     const TensorView& view = *args.tensors[slot];
     const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
     const uint64_t elements = static_cast<uint64_t>(view.numel());
-    // Host copy, device buffer, downloaded copy; decoded doubles; for outputs the reference's
-    // value, mag, alt and rule and the decoded device values.
-    bytes += 3 * storage + 8 * elements;
-    if (point.op().tensors()[slot].role == SlotRole::kOutput) bytes += 34 * elements;
+    // Host copy, device buffer, downloaded copy. Inputs are generated straight into the host copy;
+    // the reference reads each as doubles. For outputs the reference's value, mag, alt and rule
+    // (25 bytes) and the decoded device values.
+    bytes += 3 * storage;
+    bytes += (point.op().tensors()[slot].role == SlotRole::kOutput ? 33 : 8) * elements;
   }
   return bytes;
 }
@@ -161,7 +178,7 @@ PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
     const InputSpec& spec = c.inputs.at(name);
     const CounterRandom random(c.seed, point.id, name);
     const SpecialContext ctx{plan->dtype, EpsParameter(point)};
-    prepared.tensors[slot]->Assign(GenerateValues(spec, NumElements(plan->shape), random, ctx));
+    GenerateInto(spec, prepared.tensors[slot]->view(), random, ctx);
   }
   for (const auto& tensor : prepared.tensors) {
     prepared.args.tensors.push_back(tensor ? std::optional<TensorView>(tensor->view()) : std::nullopt);
@@ -327,8 +344,8 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
                    "execute returned " + DescribeStatus(executed) +
                        (result.provider_message.empty() ? "" : " (provider: " + result.provider_message + ")"));
 
-      // Inputs decoded once, for the worst elements' input values.
-      std::map<std::string, std::vector<double>> input_values;
+      // Floating inputs, for the worst elements' input values (decoded one element each).
+      std::vector<std::pair<std::string, TensorView>> input_views;
       for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
         if (!buffers[slot]) continue;
         const TensorSlot& def = op.tensors()[slot];
@@ -341,7 +358,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
           const int64_t changed = FirstChange(host.bytes(), after);
           outcome.Rule("harness.inputs_unchanged", changed < 0,
                        std::string(def.name) + " changed at byte " + std::to_string(changed));
-          if (IsFloating(host.view().dtype)) input_values[std::string(def.name)] = host.Values();
+          if (IsFloating(host.view().dtype)) input_views.emplace_back(std::string(def.name), host.view());
           continue;
         }
         const ReferenceOutput& expected = prepared.reference->outputs[slot];
@@ -352,8 +369,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
                            std::to_string(changed));
           continue;
         }
-        const std::vector<bool> inside = InsideView(host.view(), after.size());
-        const int64_t outside = FirstChange(host.bytes(), after, &inside);
+        const int64_t outside = FirstChangeOutside(host.view(), host.bytes(), after);
         outcome.Rule("harness.writes_inside_view", outside < 0,
                      std::string(def.name) + " written outside its view at byte " +
                          std::to_string(outside));
@@ -391,9 +407,10 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
             output.cann = verdict;
           }
         }
-        for (const auto& [input, values] : input_values) {
-          if (values.size() == device.size() && check.metrics.worst.index >= 0) {
-            output.worst_inputs[input] = values[check.metrics.worst.index];
+        for (const auto& [input, input_view] : input_views) {
+          if (input_view.numel() == view.numel() && check.metrics.worst.index >= 0) {
+            const int64_t storage = StorageIndexOf(input_view, check.metrics.worst.index);
+            output.worst_inputs[input] = DecodeElement(input_view.element_address(storage), input_view.dtype);
           }
         }
         int64_t rule_failures = 0;

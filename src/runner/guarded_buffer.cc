@@ -1,15 +1,17 @@
 #include "runner/guarded_buffer.h"
 
 #include <algorithm>
+#include <array>
 
 namespace aclnn_check {
 namespace {
 
-std::vector<std::byte> Framed(std::span<const std::byte> payload) {
-  std::vector<std::byte> framed(payload.size() + 2 * GuardedBuffer::kGuardBytes,
-                                GuardedBuffer::kGuardPattern);
-  std::copy(payload.begin(), payload.end(), framed.begin() + GuardedBuffer::kGuardBytes);
-  return framed;
+using Guard = std::array<std::byte, GuardedBuffer::kGuardBytes>;
+
+Guard GuardFill() {
+  Guard guard;
+  guard.fill(GuardedBuffer::kGuardPattern);
+  return guard;
 }
 
 }  // namespace
@@ -19,7 +21,11 @@ GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name,
     : name_(std::move(name)),
       payload_size_(payload.size()),
       buffer_(provider, payload.size() + 2 * kGuardBytes) {
-  buffer_.Upload(Framed(payload));
+  // Three copies in place: a framed staging copy of a large payload cost a second pass over it.
+  const Guard guard = GuardFill();
+  buffer_.UploadAt(0, guard);
+  buffer_.UploadAt(kGuardBytes, payload);
+  buffer_.UploadAt(kGuardBytes + payload.size(), guard);
 }
 
 GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t bytes)
@@ -28,10 +34,10 @@ GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t 
 }
 
 GuardedBuffer::Contents GuardedBuffer::Download() const {
-  std::vector<std::byte> all = buffer_.Download();
+  Guard before, after;
+  buffer_.DownloadInto(0, before);
+  buffer_.DownloadInto(kGuardBytes + payload_size_, after);
   Contents contents;
-  const auto before = std::span(all).first(kGuardBytes);
-  const auto after = std::span(all).last(kGuardBytes);
   int64_t first_before = -1, count_before = 0, first_after = -1, count_after = 0;
   for (size_t i = 0; i < kGuardBytes; ++i) {
     if (before[i] != kGuardPattern) {
@@ -53,7 +59,8 @@ GuardedBuffer::Contents GuardedBuffer::Download() const {
                                " bytes written past the end, the first at offset +" +
                                std::to_string(first_after) + " after it";
   }
-  contents.payload.assign(all.begin() + kGuardBytes, all.end() - kGuardBytes);
+  contents.payload.resize(payload_size_);
+  buffer_.DownloadInto(kGuardBytes, contents.payload);
   return contents;
 }
 

@@ -1,0 +1,84 @@
+#include "check/parallel_blocks.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "common/thread_pool.h"
+
+namespace aclnn_check {
+namespace {
+
+struct HarnessPool {
+  std::mutex mutex;
+  ThreadPool* pool = nullptr;
+  pid_t owner = 0;
+  size_t threads = 0;  // 0: from the environment
+};
+
+HarnessPool& Slot() {
+  static HarnessPool slot;
+  return slot;
+}
+
+// The pool of this process. Isolated workers are forked from the harness without exec: a pool
+// the parent created has no threads in the child, so a child makes its own and leaves the
+// parent's copy alone (joining threads that do not exist would hang).
+ThreadPool& Pool() {
+  HarnessPool& slot = Slot();
+  std::lock_guard lock(slot.mutex);
+  if (!slot.pool || slot.owner != ::getpid()) {
+    slot.pool = new ThreadPool(slot.threads ? slot.threads : HarnessThreadCountFromEnvironment());
+    slot.owner = ::getpid();
+  }
+  return *slot.pool;
+}
+
+}  // namespace
+
+size_t HarnessThreadCountFromEnvironment() {
+  if (const char* text = std::getenv("ACLNN_CHECK_THREADS")) {
+    size_t threads = 0;
+    const char* end = text + std::strlen(text);
+    const auto [rest, error] = std::from_chars(text, end, threads);
+    if (error == std::errc() && rest == end && threads > 0) return threads;
+  }
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+}
+
+void SetHarnessThreadCount(size_t threads) {
+  HarnessPool& slot = Slot();
+  std::lock_guard lock(slot.mutex);
+  if (slot.pool && slot.owner == ::getpid()) delete slot.pool;
+  slot.pool = nullptr;
+  slot.threads = std::max<size_t>(1, threads);
+}
+
+void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, int64_t)>& body) {
+  const int64_t blocks = BlockCount(elements);
+  if (blocks <= 0) return;
+  if (blocks == 1) return body(0, 0, elements);
+  // A throwing block must not end the process from a pool thread: the first error is rethrown
+  // on the caller once every block has run.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  Pool().ForEachItem(blocks, [&](int64_t block) {
+    const int64_t begin = block * kHarnessBlock;
+    try {
+      body(block, begin, std::min(elements, begin + kHarnessBlock));
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  });
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace aclnn_check
