@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "cases/standard_distributions.h"
+
 namespace aclnn_check {
 namespace {
 
@@ -75,6 +77,7 @@ double CounterRandom::Normal(uint64_t counter) const {
 
 std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
                                    const SpecialContext& ctx) {
+  if (UsesStandardRules(spec)) return GenerateStandardValues(spec, numel, random, ctx);
   std::vector<double> values(static_cast<size_t>(numel));
   for (int64_t i = 0; i < numel; ++i) {
     const uint64_t n = static_cast<uint64_t>(i);

@@ -19,6 +19,7 @@
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
 #include "cli/release_gate_options.h"
+#include "cli/shrink_command.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
@@ -195,6 +196,8 @@ int main(int argc, char** argv) {
   AddTrendsCommand(report, &exit_code);
 
   AddGoldenCommands(app, &exit_code);
+
+  AddShrinkCommand(app, &exit_code);
 
   std::vector<std::string> import_inputs;
   std::string import_output;

@@ -123,7 +123,8 @@ class ScopedEnvironment {
   std::optional<std::string> old_;
 };
 
-// The running executable and every path made absolute, so a repro line works from any folder.
+}  // namespace
+
 std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   std::error_code error;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
@@ -143,8 +144,6 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   }
   return prefix;
 }
-
-}  // namespace
 
 std::pair<int, int> ParseShard(const std::string& text) {
   const size_t slash = text.find('/');
