@@ -376,8 +376,11 @@ int Run(const RunOptions& options) {
   const nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
   try {
     WriteReports(report, options.report_dir);
-    // An interrupted run is not a data point of the trends.
-    if (!options.run_history.empty() && completed) AppendJsonLine(options.run_history, RunHistoryEntry(report));
+    // An interrupted run is not a data point of the trends, nor is a shard: `report merge`
+    // appends the line of the whole run.
+    if (!options.run_history.empty() && completed && options.shard_total == 1) {
+      AppendJsonLine(options.run_history, RunHistoryEntry(report));
+    }
   } catch (const std::exception& error) {
     std::cerr << "aclnn-check: " << error.what() << "\n";
     return 2;
