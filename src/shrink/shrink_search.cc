@@ -79,6 +79,8 @@ Candidate FindPoint(const ShrinkOptions& options) {
   return std::move(found[0]);
 }
 
+}  // namespace
+
 bool FailsRule(const json& result, const std::string& rule) {
   const std::string verdict = result.at("verdict").get<std::string>();
   if (verdict != "failed" && verdict != "error") return false;
@@ -87,6 +89,8 @@ bool FailsRule(const json& result, const std::string& rule) {
   }
   return false;
 }
+
+namespace {
 
 // Runs points on the provider the way `run` does (worker processes, or this process).
 class PointRunner {

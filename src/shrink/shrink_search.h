@@ -55,4 +55,8 @@ class ShrinkError : public std::runtime_error {
 
 ShrinkResult Shrink(const ShrinkOptions& options);
 
+// Whether a test point's result (report.json's form) is failed or error with `rule` among its
+// failures: what makes a variant count.
+bool FailsRule(const nlohmann::json& result, const std::string& rule);
+
 }  // namespace aclnn_check

@@ -47,6 +47,7 @@ struct PlantedFault {
   const char* filter;  // a failing point of the default suite
   const char* rule;    // the rule that names the fault
   bool needs_layout;   // the fault is in how views are read
+  bool given_rule = false;  // --rule: the point's first failure is another rule the fault breaks
 };
 
 std::ostream& operator<<(std::ostream& out, const PlantedFault& fault) { return out << fault.variant; }
@@ -56,7 +57,8 @@ class ShrinkPlantedFault : public ::testing::TestWithParam<PlantedFault> {};
 TEST_P(ShrinkPlantedFault, ToAHandfulOfElementsFailingTheSameRule) {
   const PlantedFault& fault = GetParam();
   testing::TempDir dir;
-  const ShrinkOptions options = OptionsFor(fault.variant, fault.case_file, fault.filter, dir);
+  ShrinkOptions options = OptionsFor(fault.variant, fault.case_file, fault.filter, dir);
+  if (fault.given_rule) options.rule = fault.rule;
   const ShrinkResult shrink = Shrink(options);
 
   EXPECT_EQ(shrink.rule, fault.rule);
@@ -89,8 +91,9 @@ INSTANTIATE_TEST_SUITE_P(
                      "hardswish.at_plus3", false},
         PlantedFault{"wrongruleresult", "shapes.json", "hardswish_shapes/dtype=float16/shape=2x3x5x7/layout=offset:1",
                      "hardswish.x_nan", false},
+        // Its first failure is hardswish.at_minus3 (a special self of -3 meets a swapped gradOutput).
         PlantedFault{"swappedoperand", "shapes.json", "hardswish_shapes/dtype=bfloat16/shape=1000/layout=transposed",
-                     "numerics.element_bound", false},
+                     "numerics.element_bound", false, true},
         PlantedFault{"missingcheck", "shape_mismatch.json",
                      "hardswish_shape_mismatch/dtype=float32/shape=4x5/shape.gradOutput=5x4/layout=contiguous",
                      "hardswish.check.shape", false},
@@ -99,7 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         PlantedFault{"modifiedinput", "shapes.json", "hardswish_shapes/dtype=float32/shape=33/layout=strided:2",
                      "harness.inputs_unchanged", false},
         PlantedFault{"ignoredlayout", "shapes.json", "hardswish_shapes/dtype=float32/shape=3x65x7/layout=offset:1",
-                     "numerics.element_bound", true}),
+                     "harness.writes_inside_view", true}),
     [](const ::testing::TestParamInfo<PlantedFault>& info) { return std::string(info.param.variant); });
 
 // The rounding-bias rule judges outputs of at least 1,000 finite non-zero elements: truncation
@@ -142,6 +145,19 @@ TEST(Shrink, KeepsTheSmallestPointSoFarAtTheTimeLimit) {
   EXPECT_EQ(shrink.steps, 0);
   EXPECT_EQ(shrink.id, shrink.original_id);
   EXPECT_EQ(shrink.document.at("axes").at("shape"), json::array({json::array({3, 65, 7})}));
+}
+
+// A variant counts only when it fails the rule itself: another failure, or a pass, does not.
+TEST(Shrink, CountsAVariantOnlyWhenItFailsTheSameRule) {
+  const json failing = {{"verdict", "failed"},
+                        {"failures", {{{"rule", "numerics.element_bound"}, {"message", ""}},
+                                      {{"rule", "hardswish.at_plus3"}, {"message", ""}}}}};
+  EXPECT_TRUE(FailsRule(failing, "hardswish.at_plus3"));
+  EXPECT_TRUE(FailsRule(failing, "numerics.element_bound"));
+  EXPECT_FALSE(FailsRule(failing, "hardswish.at_minus3"));
+  const json crashed = {{"verdict", "error"}, {"failures", {{{"rule", "harness.crash"}, {"message", ""}}}}};
+  EXPECT_TRUE(FailsRule(crashed, "harness.crash"));
+  EXPECT_FALSE(FailsRule({{"verdict", "passed"}, {"failures", json::array()}}, "hardswish.at_plus3"));
 }
 
 ::testing::AssertionResult RefusedWith(const ShrinkOptions& options, const std::string& words) {

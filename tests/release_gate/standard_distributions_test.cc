@@ -168,9 +168,9 @@ TEST(StandardDistributions, BadSpellingsNameTheField) {
   EXPECT_TRUE(RefusedAt(R"({"self": {"dist": "grid", "low": 0, "high": 1, "count": 3, "outliers": true}})",
                         "/inputs/self/outliers", "uniform and normal"));
   EXPECT_TRUE(RefusedAt(R"({"self": {"dist": "normal", "mean": [5, 1]}})", "/inputs/self/mean", "low <= high"));
-  EXPECT_TRUE(RefusedAt(R"({"self": {"dist": "normal", "std": [-1, 1]}})", "/inputs/self/std", "schema"));
+  EXPECT_TRUE(RefusedAt(R"({"self": {"dist": "normal", "std": [-1, 1]}})", "/inputs/self/std/0", "schema"));
   EXPECT_TRUE(RefusedAt(R"({"self": {"dist": "uniform", "low": 0, "high": 1, "mean": [0, 1]}})", "/inputs/self/mean",
-                        "normal only"));
+                        "applies to dist \"normal\" only"));
 }
 
 // The case set follows the L0 mix: for every operator as many points with the standard's uniform
