@@ -4,6 +4,7 @@
 // an abort.
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
 
 #include "acl/acl_rt.h"
@@ -92,8 +93,13 @@ aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
     SetLastError("aclrtMemcpy: null pointer or count larger than destMax");
     return ACL_ERROR_INVALID_PARAM;
   }
+  // A C caller may pass any int: read the bits, since loading a value outside the enumerators'
+  // range as the enum type is undefined in C++ (UBSan's -fsanitize=enum), as the host runtime does.
+  int raw_kind = 0;
+  static_assert(sizeof raw_kind == sizeof kind);
+  std::memcpy(&raw_kind, &kind, sizeof raw_kind);
   cudaMemcpyKind cuda_kind;
-  switch (kind) {
+  switch (raw_kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
       cuda_kind = cudaMemcpyHostToHost;
       break;
@@ -110,7 +116,7 @@ aclError aclrtMemcpy(void* dst, size_t dest_max, const void* src, size_t count,
       cuda_kind = cudaMemcpyDefault;  // the direction from the pointers (unified addressing)
       break;
     default:
-      SetLastError("aclrtMemcpy: unknown copy kind " + std::to_string(static_cast<int>(kind)));
+      SetLastError("aclrtMemcpy: kind " + std::to_string(raw_kind) + " is not an aclrtMemcpyKind");
       return ACL_ERROR_INVALID_PARAM;
   }
   // A blocking stream (aclrtCreateStream) waits for this copy even where cudaMemcpy returns

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 
 #include "cases/case_schema.h"
 #include "cases/special_value.h"
+#include "cases/standard_distributions.h"
 #include "core/status.h"
 #include "validation/json_integers.h"
 #include "validation/json_schema.h"
@@ -21,9 +23,27 @@ const JsonSchema& CaseSchema() {
   return schema;
 }
 
-InputSpec ParseInput(const json& entry, const std::string& path, const std::string& pointer) {
-  InputSpec spec;
-  spec.dist = entry.at("dist").get<std::string>();
+// "mean" or "std" of a normal: a number, or a range [low, high] drawn from per test point.
+void ParseNormalParameter(const json& entry, const char* key, double minimum, const std::string& path,
+                          const std::string& pointer, double* value, std::optional<std::array<double, 2>>* range) {
+  if (!entry.contains(key)) return;
+  const json& given = entry.at(key);
+  if (given.is_number()) {
+    *value = given.get<double>();
+    return;
+  }
+  const std::array<double, 2> bounds = {given.at(0).get<double>(), given.at(1).get<double>()};
+  if (!(bounds[0] <= bounds[1])) {
+    throw InputError(path, pointer + "/" + key, "a range [low, high] needs low <= high");
+  }
+  if (!(bounds[0] >= minimum)) {
+    throw InputError(path, pointer + "/" + key + "/0", std::string(key) + " must be at least 0");
+  }
+  *range = bounds;
+}
+
+// uniform, normal, grid, exhaustive16, rsqrt_uniform with the case file's parameters.
+void ParseOwnDistribution(const json& entry, const std::string& path, const std::string& pointer, InputSpec& spec) {
   auto need = [&](const char* key) {
     if (!entry.contains(key)) {
       throw InputError(path, pointer, "dist \"" + spec.dist + "\" needs \"" + key + "\"");
@@ -56,8 +76,48 @@ InputSpec ParseInput(const json& entry, const std::string& path, const std::stri
   }
   if (spec.dist == "grid") spec.count = static_cast<int64_t>(need("count"));
   if (spec.dist == "normal") {
-    spec.mean = entry.value("mean", 0.0);
-    spec.std = entry.value("std", 1.0);
+    ParseNormalParameter(entry, "mean", -std::numeric_limits<double>::infinity(), path, pointer, &spec.mean,
+                         &spec.mean_range);
+    ParseNormalParameter(entry, "std", 0, path, pointer, &spec.std, &spec.std_range);
+  } else {
+    for (const char* key : {"mean", "std"}) {
+      if (entry.contains(key) && !entry.at(key).is_number()) {
+        throw InputError(path, pointer + "/" + key, "a range applies to dist \"normal\" only");
+      }
+    }
+  }
+}
+
+// A CANN distribution brings its own parameters: the keys that would set them are errors.
+void RefuseParameters(const json& entry, const std::string& path, const std::string& pointer) {
+  for (const char* key : {"low", "high", "mean", "std", "count", "open", "offset"}) {
+    if (entry.contains(key)) {
+      throw InputError(path, pointer + "/" + key,
+                       "dist \"" + entry.at("dist").get<std::string>() +
+                           "\" is CANN's rule with its own parameters; \"" + key + "\" does not apply");
+    }
+  }
+}
+
+InputSpec ParseInput(const json& entry, const std::string& path, const std::string& pointer) {
+  InputSpec spec;
+  spec.dist = entry.at("dist").get<std::string>();
+  if (const std::optional<InputSpec> standard = StandardDistribution(spec.dist)) {
+    RefuseParameters(entry, path, pointer);
+    spec = *standard;
+  } else {
+    ParseOwnDistribution(entry, path, pointer, spec);
+  }
+  if (entry.value("outliers", false)) {
+    if (spec.dist != "uniform" && spec.dist != "normal") {
+      throw InputError(path, pointer + "/outliers",
+                       "outliers apply to uniform and normal inputs (the standard's base distributions) only");
+    }
+    if (entry.contains("specials")) {
+      throw InputError(path, pointer + "/outliers",
+                       "outliers and specials do not combine (the standard tests special values in cases of their own)");
+    }
+    spec.outliers = true;
   }
   if (entry.contains("specials")) {
     const json& specials = entry.at("specials");

@@ -2,6 +2,7 @@
 // every error naming the file, the JSON pointer and what was expected.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -22,11 +23,16 @@
 namespace aclnn_check {
 
 struct InputSpec {
-  std::string dist = "uniform";  // uniform, normal, grid, exhaustive16, rsqrt_uniform
+  // uniform, normal, grid, exhaustive16, rsqrt_uniform; a case file's CANN names (cann_uniform,
+  // cann_small_uniform, cann_normal) arrive as uniform or normal (standard_distributions.h)
+  std::string dist = "uniform";
   double low = 0, high = 1;      // uniform, grid, rsqrt_uniform (the range of u)
   double offset = 0;             // rsqrt_uniform: values are 1/sqrt(u + offset)
   bool low_open = false, high_open = false;  // uniform: the bound itself is never drawn
   double mean = 0, std = 1;      // normal
+  // normal: mean and std drawn per test point and tensor from [low, high] instead (CANN's rule)
+  std::optional<std::array<double, 2>> mean_range, std_range;
+  bool outliers = false;  // CANN's outliers: max(1, n/1000) positions multiplied by 1000
   int64_t count = 0;             // grid
   std::vector<nlohmann::json> specials;
 };

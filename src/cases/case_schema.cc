@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cases/standard_distributions.h"
 #include "check/verdict_selection.h"
 #include "common/operator.h"
 #include "core/tensor_view.h"
@@ -13,6 +14,12 @@ using nlohmann::json;
 
 json NonEmptyArrayOf(const json& items) {
   return {{"type", "array"}, {"minItems", 1}, {"items", items}};
+}
+
+// [low, high], each bound a number with the given extra constraints.
+json Range(json bound) {
+  bound["type"] = "number";
+  return {{"type", "array"}, {"minItems", 2}, {"maxItems", 2}, {"items", bound}};
 }
 
 std::string Alternation(const std::vector<std::string>& names) {
@@ -33,20 +40,31 @@ json Definitions() {
       {"type", "string"},
       {"pattern", "^(contiguous|transposed|offset:[1-9][0-9]*|strided:[1-9][0-9]*)$"}};
   definitions["special"] = {{"type", {"string", "number"}}};
+  json dists = {"uniform", "normal", "grid", "exhaustive16", "rsqrt_uniform"};
+  for (std::string_view name : StandardDistributionNames()) dists.push_back(std::string(name));
   definitions["input"] = {
       {"type", "object"},
       {"additionalProperties", false},
       {"required", {"dist"}},
       {"properties",
-       {{"dist", {{"enum", {"uniform", "normal", "grid", "exhaustive16", "rsqrt_uniform"}}}},
+       {{"dist", {{"description", "cann_uniform, cann_small_uniform and cann_normal are CANN's generation rules (SPEC 5.1)"},
+                  {"enum", dists}}},
         {"low", {{"type", "number"}}},
         {"high", {{"type", "number"}}},
         {"offset",
          {{"description", "rsqrt_uniform: values are 1/sqrt(u + offset), u uniform in [low, high); low + offset > 0"},
           {"type", "number"},
           {"minimum", 0}}},
-        {"mean", {{"type", "number"}}},
-        {"std", {{"type", "number"}, {"minimum", 0}}},
+        {"mean",
+         {{"description", "normal: a number, or a range [low, high] drawn from per test point and tensor"},
+          {"oneOf", {{{"type", "number"}}, Range(json::object())}}}},
+        {"std",
+         {{"description", "normal: a number, or a range [low, high] drawn from per test point and tensor"},
+          {"oneOf", {{{"type", "number"}, {"minimum", 0}}, Range({{"minimum", 0}})}}}},
+        {"outliers",
+         {{"description",
+           "uniform or normal: max(1, n/1000) distinct positions multiplied by 1000 (CANN's noisy distribution)"},
+          {"type", "boolean"}}},
         {"count", {{"type", "integer"}, {"minimum", 1}}},
         {"open",
          {{"description", "uniform: bounds excluded from the drawn values (after rounding to the dtype)"},

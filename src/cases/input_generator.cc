@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "cases/standard_distributions.h"
 #include "check/parallel_blocks.h"
 #include "core/float_bits.h"
 
@@ -132,6 +133,7 @@ void PlaceSpecials(const InputSpec& spec, int64_t numel, const CounterRandom& ra
 
 std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const CounterRandom& random,
                                    const SpecialContext& ctx) {
+  if (UsesStandardRules(spec)) return GenerateStandardValues(spec, numel, random, ctx);
   std::vector<double> values(static_cast<size_t>(numel));
   ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
     DrawValues(spec, begin, end, random, ctx, values.data() + begin);
@@ -143,7 +145,9 @@ std::vector<double> GenerateValues(const InputSpec& spec, int64_t numel, const C
 void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRandom& random,
                   const SpecialContext& ctx) {
   const int64_t numel = view.numel();
-  const bool encoded = view.is_contiguous() && DispatchFloating(view.dtype, [&]<DType kDType>() {
+  // The standard's rules draw per tensor (outlier positions), so they take the whole-tensor path.
+  const bool encoded = view.is_contiguous() && !UsesStandardRules(spec) &&
+                       DispatchFloating(view.dtype, [&]<DType kDType>() {
     using F = FloatBits<kDType>;
     std::byte* first = static_cast<std::byte*>(view.data) + view.offset * F::kBytes;
     ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {

@@ -23,7 +23,8 @@ class CounterRandom {
   uint64_t key_;
 };
 
-// numel values of the distribution, specials injected at deterministic positions, each value
+// numel values of the distribution (with CANN's rules of standard_distributions.h where the spec
+// names them), specials injected at deterministic positions, each value
 // rounded to ctx.dtype. exhaustive16 walks every 16-bit pattern of fp16/bf16 (for float32: every
 // bf16 value, widened). rsqrt_uniform gives 1/sqrt(u + offset), u uniform in [low, high): the rstd
 // of a kernel that draws the variance u and adds eps itself (LayerNormGrad).

@@ -20,10 +20,12 @@
 #include "cli/import_command.h"
 #include "cli/precision_options.h"
 #include "cli/release_gate_options.h"
+#include "cli/shrink_command.h"
 #include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
+#include "report/run_history.h"
 #include "runner/run.h"
 
 namespace {
@@ -168,10 +170,18 @@ int main(int argc, char** argv) {
   auto* merge = report->add_subcommand("merge", "Join shard reports into one and write all reports again");
   merge->add_option("reports", merge_inputs, "report.json files")->required();
   merge->add_option("-o,--output", merge_output, "Output folder")->capture_default_str();
+  std::string merge_history = "reports/history.jsonl";
+  merge->add_option("--run-history", merge_history,
+                    "JSON lines file the merged run's summary is appended to, for `report trends` ('' for none)")
+      ->capture_default_str();
   merge->callback([&] {
     try {
       const nlohmann::json merged = MergeReports(merge_inputs);
       WriteReports(merged, merge_output);
+      // The shards appended nothing: the merged run is the data point of the trends.
+      if (!merge_history.empty() && !merged.at("run").value("interrupted", false)) {
+        AppendJsonLine(merge_history, RunHistoryEntry(merged));
+      }
       const auto& totals = merged.at("totals");
       std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
                 << totals.at("failed") << " failed; reports in " << merge_output << "\n";
@@ -202,6 +212,8 @@ int main(int argc, char** argv) {
   AddTrendsCommand(report, &exit_code);
 
   AddGoldenCommands(app, &exit_code);
+
+  AddShrinkCommand(app, &exit_code);
 
   std::vector<std::string> import_inputs;
   std::string import_output;

@@ -20,7 +20,8 @@ void AddReleaseGateRunOptions(CLI::App* run, RunOptions* options, ReleaseGateRun
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   run->add_option("--run-history", options->run_history,
-                  "JSON lines file a summary of the run is appended to, for `report trends` ('' for none)")
+                  "JSON lines file a summary of the run is appended to, for `report trends` ('' for none; "
+                  "a shard appends nothing, `report merge` appends the merged run)")
       ->capture_default_str();
 }
 

@@ -124,7 +124,8 @@ class ScopedEnvironment {
   std::optional<std::string> old_;
 };
 
-// The running executable and every path made absolute, so a repro line works from any folder.
+}  // namespace
+
 std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   std::error_code error;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
@@ -151,8 +152,6 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   if (precision.recheck > 0) prefix += " --recheck " + std::to_string(precision.recheck);
   return prefix;
 }
-
-}  // namespace
 
 std::pair<int, int> ParseShard(const std::string& text) {
   const size_t slash = text.find('/');
@@ -390,8 +389,11 @@ int Run(const RunOptions& options) {
   const nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
   try {
     WriteReports(report, options.report_dir);
-    // An interrupted run is not a data point of the trends.
-    if (!options.run_history.empty() && completed) AppendJsonLine(options.run_history, RunHistoryEntry(report));
+    // An interrupted run is not a data point of the trends, nor is a shard: `report merge`
+    // appends the line of the whole run.
+    if (!options.run_history.empty() && completed && options.shard_total == 1) {
+      AppendJsonLine(options.run_history, RunHistoryEntry(report));
+    }
   } catch (const std::exception& error) {
     std::cerr << "aclnn-check: " << error.what() << "\n";
     return 2;

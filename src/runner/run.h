@@ -40,6 +40,10 @@ int Run(const RunOptions& options);
 
 constexpr int kInterruptedExitCode = 130;
 
+// The start of a repro line, "aclnn-check run --provider ... --soc ... [--profile ...]": the
+// running executable and every path made absolute, so the line works from any folder.
+std::string ReproPrefix(const RunOptions& options, const std::string& soc);
+
 // I/N from "--shard I/N" or the environment (CI_NODE_INDEX/CI_NODE_TOTAL, or
 // JOB_COMPLETION_INDEX with a given total); throws std::invalid_argument.
 std::pair<int, int> ParseShard(const std::string& text);
