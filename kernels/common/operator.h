@@ -103,7 +103,10 @@ struct CallPlan {
 struct AbiCall;  // harness side, see common/abi_call.h
 class Operator;
 
-// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>.
+// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>, with
+// designated initializers. Every field is required but derive_inputs (and params, for an operator
+// without host parameters); Catalogue() checks this at start-up. The kernels are not here: the
+// cpu provider's are in cpu_kernel.h, the cuda provider's in cuda_kernel.h.
 struct OperatorDef {
   std::string_view description_json;  // kernels/<folder>/operator.json, embedded at build time
   std::span<const TensorSlot> tensors;
@@ -114,9 +117,6 @@ struct OperatorDef {
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
   // The float64 reference; reads the inputs through their views.
   ReferenceResult (*reference)(const Operator& op, const OpArgs& args);
-  // The float32 kernel of the bundled cpu provider: writes the outputs through their views.
-  uint64_t (*workspace_bytes)(const OpArgs& args);
-  void (*compute)(const OpArgs& args, void* workspace);
   // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
   aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
   // Case files (SPEC 6): the call of one test point from its axis values (an object holding
