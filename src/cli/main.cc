@@ -93,6 +93,14 @@ int main(int argc, char** argv) {
   // every point.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // The catalogue is checked once, before any command: a folder with a missing function or a
+  // description that does not match its folder is named here rather than crashing mid-run.
+  try {
+    Catalogue();
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: broken operator catalogue: " << error.what() << "\n";
+    return 2;
+  }
   CLI::App app{"aclnn-check: conformance and benchmark harness for aclnn backward operators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", HarnessVersion());
