@@ -110,7 +110,9 @@ class Operator;
 struct OperatorDef {
   std::string_view description_json;  // kernels/<folder>/operator.json, embedded at build time
   std::span<const TensorSlot> tensors;
-  std::span<const ParamSlot> params;
+  // Optional fields have defaults; every other one left out of an initializer is a compile error
+  // (-Wmissing-field-initializers with -Werror), and Catalogue() checks them at start-up.
+  std::span<const ParamSlot> params = {};
   // Every check of SPEC section 4 in its documented order. The product enters only through the
   // dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
   // that come before them give 161001 on every product, listed or not (SPEC 3).
@@ -125,7 +127,7 @@ struct OperatorDef {
   std::optional<CallPlan> (*plan)(const nlohmann::json& axes, DType dtype, std::string* error);
   // Recomputes the inputs listed in operator.json "derived_inputs" from the others (as the
   // forward pass would have produced them), or nullptr when there are none.
-  void (*derive_inputs)(const OpArgs& args);
+  void (*derive_inputs)(const OpArgs& args) = nullptr;
 };
 
 // One case-file axis of an operator (operator.json "axes").
