@@ -19,11 +19,11 @@
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
 #include "cli/release_gate_options.h"
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 
 namespace {
 

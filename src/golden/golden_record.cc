@@ -8,7 +8,7 @@
 #include "golden/golden_file.h"
 #include "golden/golden_provider.h"
 #include "golden/stored_point.h"
-#include "runner/profile.h"
+#include "results/profile.h"
 
 namespace aclnn_check {
 

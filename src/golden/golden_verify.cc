@@ -10,7 +10,7 @@
 #include "golden/golden_provider.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
-#include "runner/profile.h"
+#include "results/profile.h"
 
 namespace aclnn_check {
 namespace {

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <vector>
 
-#include "report/cann_verdict_json.h"
+#include "results/cann_verdict_json.h"
 
 namespace aclnn_check {
 

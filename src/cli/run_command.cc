@@ -1,4 +1,4 @@
-#include "runner/run.h"
+#include "cli/run_command.h"
 
 #include <fnmatch.h>
 #include <unistd.h>
@@ -18,7 +18,7 @@
 #include "import/case_import.h"
 #include "provider/loader.h"
 #include "core/sha256.h"
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
