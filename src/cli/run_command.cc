@@ -252,7 +252,11 @@ int Run(const RunOptions& options) {
     return 0;
   }
 
-  RunContext context{provider.get(), product, &profiles, ReproPrefix(options, soc)};
+  RunContext context{.provider = provider.get(),
+                     .product = product,
+                     .profiles = &profiles,
+                     .repro_prefix = ReproPrefix(options, soc),
+                     .run_cases = {}};
   for (const std::string& path : options.cases) {
     std::error_code error;
     context.run_cases += (context.run_cases.empty() ? "" : " ") +
