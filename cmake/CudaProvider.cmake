@@ -26,13 +26,13 @@ set(CMAKE_CUDA_STANDARD 20)
 set(CMAKE_CUDA_EXTENSIONS OFF)
 set(ACLNN_CHECK_CUDA_PROVIDER ON)
 
-file(GLOB cuda_kernels CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*/cuda_kernel.cu)
+aclnn_collect_cuda_kernels()
 add_library(aclnn_cuda SHARED
   providers/cuda/backend.cc
   providers/cuda/runtime.cc
   kernels/common/cuda_column_sum.cu
   kernels/common/cuda_launch.cu
-  ${cuda_kernels})
+  ${ACLNN_CUDA_KERNEL_SOURCES})
 target_include_directories(aclnn_cuda PRIVATE ${CMAKE_SOURCE_DIR}/kernels)
 target_link_libraries(aclnn_cuda PRIVATE aclnn_provider_runtime CUDA::cudart_static)
 target_link_options(aclnn_cuda PRIVATE ${provider_link_options})

@@ -50,7 +50,8 @@ aclnn_operator_part(cann_import.cc import_sources
   TYPE "std::vector<std::span<const CannOperatorName>>" FUNCTION CannImportNameLists
   DECLARATION "std::span<const CannOperatorName> CannImportNames_FOLDER()"
   ROW "CannImportNames_FOLDER(),")
-target_sources(aclnn_harness PRIVATE ${traffic_sources} ${import_sources})
+target_sources(aclnn_bench_core PRIVATE ${traffic_sources})
+target_sources(aclnn_import PRIVATE ${import_sources})
 
 # The prototype headers: kernels/<folder>/aclnn_<folder>.h is the one to edit; include/aclnnop/
 # holds a copy for programs written as CANN's samples (-I include -I include/aclnnop) and for the

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +14,37 @@ namespace {
 
 [[noreturn]] void BadDescription(const std::string& folder, const std::string& what) {
   throw std::logic_error("kernels/" + folder + "/operator.json: " + what);
+}
+
+[[noreturn]] void BadDefinition(const std::string& folder, const std::string& what) {
+  throw std::logic_error("kernels/" + folder + "/operator.cc: kOperator_" + folder + " " + what);
+}
+
+// The fields of OperatorDef every folder must fill; a missing one would crash at its first use.
+void RequireFields(const OperatorDef& def, const std::string& folder) {
+  const std::pair<bool, const char*> required[] = {
+      {!def.description_json.empty(), "description_json"},
+      {!def.tensors.empty(), "tensors"},
+      {def.validate != nullptr, "validate"},
+      {def.reference != nullptr, "reference"},
+      {def.invoke_get_workspace_size != nullptr, "invoke_get_workspace_size"},
+      {def.plan != nullptr, "plan"},
+  };
+  for (const auto& [present, field] : required) {
+    if (!present) BadDefinition(folder, std::string("has no .") + field + " (a required field)");
+  }
+}
+
+// "LayerNormBackward" -> "layer_norm_backward", "HardswishBackwardV2" -> "hardswish_backward_v2".
+std::string SnakeCase(std::string_view name) {
+  std::string snake;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (upper && i > 0 && !(name[i - 1] >= 'A' && name[i - 1] <= 'Z')) snake += '_';
+    snake += upper ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return snake;
 }
 
 }  // namespace
@@ -26,11 +59,17 @@ void ReferenceOutput::Resize(size_t n) {
 
 Operator::Operator(const OperatorDef& def, std::string folder)
     : def_(&def), folder_(std::move(folder)) {
+  RequireFields(def, folder_);
   description_ = std::make_shared<nlohmann::json>();
   nlohmann::json& json = *description_;
   try {
     json = nlohmann::json::parse(def.description_json);
     name_ = json.at("name").get<std::string>();
+    if (SnakeCase(name_) != folder_) {
+      BadDescription(folder_, "name \"" + name_ + "\" belongs in a folder named " +
+                                  SnakeCase(name_) + " (its header is aclnnop/aclnn_" +
+                                  SnakeCase(name_) + ".h)");
+    }
     id_ = json.at("id").get<std::string>();
     summary_ = json.value("summary", "");
     support_.resize(AllProducts().size());
@@ -89,6 +128,11 @@ Operator::Operator(const OperatorDef& def, std::string folder)
       if (!TensorIndex(derived_inputs_.back())) {
         BadDescription(folder_, "derived_inputs: no tensor named " + derived_inputs_.back());
       }
+    }
+    if (derived_inputs_.empty() != (def.derive_inputs == nullptr)) {
+      BadDefinition(folder_, derived_inputs_.empty()
+                                 ? "sets .derive_inputs but operator.json lists no derived_inputs"
+                                 : "has no .derive_inputs for operator.json's derived_inputs");
     }
     for (const auto& [tensor, spec] : default_inputs_->items()) {
       if (!TensorIndex(tensor)) BadDescription(folder_, "default_inputs: no tensor " + tensor);

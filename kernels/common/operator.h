@@ -103,20 +103,22 @@ struct CallPlan {
 struct AbiCall;  // harness side, see common/abi_call.h
 class Operator;
 
-// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>.
+// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>, with
+// designated initializers. Every field is required but derive_inputs (and params, for an operator
+// without host parameters); Catalogue() checks this at start-up. The kernels are not here: the
+// cpu provider's are in cpu_kernel.h, the cuda provider's in cuda_kernel.h.
 struct OperatorDef {
   std::string_view description_json;  // kernels/<folder>/operator.json, embedded at build time
   std::span<const TensorSlot> tensors;
-  std::span<const ParamSlot> params;
+  // Optional fields have defaults; every other one left out of an initializer is a compile error
+  // (-Wmissing-field-initializers with -Werror), and Catalogue() checks them at start-up.
+  std::span<const ParamSlot> params = {};
   // Every check of SPEC section 4 in its documented order. The product enters only through the
   // dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
   // that come before them give 161001 on every product, listed or not (SPEC 3).
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
   // The float64 reference; reads the inputs through their views.
   ReferenceResult (*reference)(const Operator& op, const OpArgs& args);
-  // The float32 kernel of the bundled cpu provider: writes the outputs through their views.
-  uint64_t (*workspace_bytes)(const OpArgs& args);
-  void (*compute)(const OpArgs& args, void* workspace);
   // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
   aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
   // Case files (SPEC 6): the call of one test point from its axis values (an object holding
@@ -125,7 +127,7 @@ struct OperatorDef {
   std::optional<CallPlan> (*plan)(const nlohmann::json& axes, DType dtype, std::string* error);
   // Recomputes the inputs listed in operator.json "derived_inputs" from the others (as the
   // forward pass would have produced them), or nullptr when there are none.
-  void (*derive_inputs)(const OpArgs& args);
+  void (*derive_inputs)(const OpArgs& args) = nullptr;
 };
 
 // One case-file axis of an operator (operator.json "axes").

@@ -24,11 +24,12 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 }  // namespace hardswish_backward
 
 extern const OperatorDef kOperator_hardswish_backward{
-    kDescription_hardswish_backward,   hardswish_backward::kTensors, {},
-    hardswish_backward::Validate,      hardswish_backward::Reference,
-    hardswish_backward::WorkspaceBytes, hardswish_backward::SimdCompute,
-    hardswish_backward::Invoke,         hardswish_backward::Plan,
-    nullptr,
+    .description_json = kDescription_hardswish_backward,
+    .tensors = hardswish_backward::kTensors,
+    .validate = hardswish_backward::Validate,
+    .reference = hardswish_backward::Reference,
+    .invoke_get_workspace_size = hardswish_backward::Invoke,
+    .plan = hardswish_backward::Plan,
 };
 
 }  // namespace aclnn_check

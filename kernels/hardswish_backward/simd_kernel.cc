@@ -70,6 +70,9 @@ namespace aclnn_check::hardswish_backward {
 
 HWY_EXPORT(ContiguousSpan);
 
+// The portable kernel's workspace: the SIMD path needs none of its own.
+uint64_t SimdWorkspaceBytes(const OpArgs& args) { return WorkspaceBytes(args); }
+
 void SimdCompute(const OpArgs& args, void* workspace) {
   const TensorView& grad = *args.tensor(kGradOutput);
   const TensorView& self = *args.tensor(kSelf);

@@ -91,11 +91,14 @@ void DeriveInputs(const OpArgs& args) {
 }  // namespace layer_norm_backward
 
 extern const OperatorDef kOperator_layer_norm_backward{
-    kDescription_layer_norm_backward, layer_norm_backward::kTensors,
-    layer_norm_backward::kParams,     layer_norm_backward::Validate,
-    layer_norm_backward::Reference,   layer_norm_backward::SimdWorkspaceBytes,
-    layer_norm_backward::SimdCompute,     layer_norm_backward::Invoke,
-    layer_norm_backward::Plan,        layer_norm_backward::DeriveInputs,
+    .description_json = kDescription_layer_norm_backward,
+    .tensors = layer_norm_backward::kTensors,
+    .params = layer_norm_backward::kParams,
+    .validate = layer_norm_backward::Validate,
+    .reference = layer_norm_backward::Reference,
+    .invoke_get_workspace_size = layer_norm_backward::Invoke,
+    .plan = layer_norm_backward::Plan,
+    .derive_inputs = layer_norm_backward::DeriveInputs,
 };
 
 }  // namespace aclnn_check

@@ -98,7 +98,7 @@ TEST(LogitGradKernel, EmptyTensorWritesNothing) {
         .Zeros("dy", dtype, {0, 4})
         .Tensor("out", HostTensor(dtype, {0, 4}, {}, std::byte{0x5A}))
         .Param("eps", -1.0);
-    Op().def().compute(call.Args(), nullptr);
+    SimdCompute(call.Args(), nullptr);
     for (std::byte b : call.tensor("out").bytes()) ASSERT_EQ(b, std::byte{0x5A});
   }
 }
@@ -165,10 +165,10 @@ TEST(LogitGradKernel, KernelFollowsTheDocumentedSideOfRoundedBounds) {
       .Tensor("dy", DType::kFloat32, {2}, std::vector<double>{1, 1})
       .Zeros("out", DType::kFloat32, {2})
       .Param("eps", 1e-6);
-  Op().def().compute(call.Args(), nullptr);
+  SimdCompute(call.Args(), nullptr);
   EXPECT_EQ(call.tensor("out").Values()[0], 0.0);
   call.Param("eps", 0.2);  // float32(0.8) > 1 - 0.2
-  Op().def().compute(call.Args(), nullptr);
+  SimdCompute(call.Args(), nullptr);
   EXPECT_EQ(call.tensor("out").Values()[1], 0.0);
 }
 
@@ -217,7 +217,7 @@ TEST(LogitGradKernel, ToleranceRejectsAnInaccurateOrTruncatingKernel) {
       .Zeros("out", DType::kFloat32, shape)
       .Param("eps", -1.0);
   const OpArgs args = call.Args();
-  Op().def().compute(args, nullptr);
+  SimdCompute(args, nullptr);
   const std::vector<double> kernel = call.tensor("out").Values();
   const ReferenceOutput reference = Op().Reference(args).outputs[kOut];
   const OutputTolerance& tol = Op().Tolerance("out");

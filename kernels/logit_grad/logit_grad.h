@@ -20,6 +20,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
 // The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
+uint64_t SimdWorkspaceBytes(const OpArgs& args);
 void SimdCompute(const OpArgs& args, void* workspace);
 // The cuda provider's kernel (cuda_kernel.cu, built only where CMake finds a CUDA compiler):
 // enqueues the work on `stream` (a cudaStream_t) over device memory.

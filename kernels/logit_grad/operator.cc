@@ -28,11 +28,13 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 }  // namespace logit_grad
 
 extern const OperatorDef kOperator_logit_grad{
-    kDescription_logit_grad, logit_grad::kTensors,
-    logit_grad::kParams,     logit_grad::Validate,
-    logit_grad::Reference,   logit_grad::WorkspaceBytes,
-    logit_grad::SimdCompute,     logit_grad::Invoke,
-    logit_grad::Plan,        nullptr,
+    .description_json = kDescription_logit_grad,
+    .tensors = logit_grad::kTensors,
+    .params = logit_grad::kParams,
+    .validate = logit_grad::Validate,
+    .reference = logit_grad::Reference,
+    .invoke_get_workspace_size = logit_grad::Invoke,
+    .plan = logit_grad::Plan,
 };
 
 }  // namespace aclnn_check

@@ -73,6 +73,9 @@ namespace aclnn_check::logit_grad {
 
 HWY_EXPORT(ContiguousSpan);
 
+// The portable kernel's workspace: the SIMD path needs none of its own.
+uint64_t SimdWorkspaceBytes(const OpArgs& args) { return WorkspaceBytes(args); }
+
 void SimdCompute(const OpArgs& args, void* workspace) {
   const TensorView& x = *args.tensor(kX);
   const TensorView& dy = *args.tensor(kDy);

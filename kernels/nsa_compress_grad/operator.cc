@@ -46,11 +46,13 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 }  // namespace nsa_compress_grad
 
 extern const OperatorDef kOperator_nsa_compress_grad{
-    kDescription_nsa_compress_grad, nsa_compress_grad::kTensors,
-    nsa_compress_grad::kParams,     nsa_compress_grad::Validate,
-    nsa_compress_grad::Reference,   nsa_compress_grad::WorkspaceBytes,
-    nsa_compress_grad::SimdCompute,     nsa_compress_grad::Invoke,
-    nsa_compress_grad::Plan,        nullptr,
+    .description_json = kDescription_nsa_compress_grad,
+    .tensors = nsa_compress_grad::kTensors,
+    .params = nsa_compress_grad::kParams,
+    .validate = nsa_compress_grad::Validate,
+    .reference = nsa_compress_grad::Reference,
+    .invoke_get_workspace_size = nsa_compress_grad::Invoke,
+    .plan = nsa_compress_grad::Plan,
 };
 
 }  // namespace aclnn_check

@@ -244,6 +244,9 @@ void CombinePartials(float* partials, int64_t items, int64_t size) {
 
 HWY_EXPORT(RowItem);
 
+// The portable kernel's workspace: the SIMD path needs none of its own.
+uint64_t SimdWorkspaceBytes(const OpArgs& args) { return WorkspaceBytes(args); }
+
 void SimdCompute(const OpArgs& args, void* workspace) {
   const TensorView& grad = *args.tensor(kOutputGrad);
   const TensorView& input = *args.tensor(kInput);

@@ -83,7 +83,7 @@ TEST_P(NsaCompressGradSimd, InputGradMatchesPortableKernelBitForBit) {
       CallBuilder portable = MakeCall(c, dtype, seed);
       CallBuilder simd = MakeCall(c, dtype, seed++);
       const OpArgs portable_args = portable.Args();
-      std::vector<std::byte> workspace(Op().def().workspace_bytes(portable_args));
+      std::vector<std::byte> workspace(WorkspaceBytes(portable_args));
       Compute(portable_args, workspace.data());
       SimdCompute(simd.Args(), nullptr);
       const std::string context = std::string(hwy::TargetName(target)) + " " +

@@ -29,11 +29,13 @@ aclnnStatus Invoke(void* symbol, const AbiCall& call) {
 }  // namespace swi_glu_grad
 
 extern const OperatorDef kOperator_swi_glu_grad{
-    kDescription_swi_glu_grad, swi_glu_grad::kTensors,
-    swi_glu_grad::kParams,     swi_glu_grad::Validate,
-    swi_glu_grad::Reference,   swi_glu_grad::WorkspaceBytes,
-    swi_glu_grad::SimdCompute,     swi_glu_grad::Invoke,
-    swi_glu_grad::Plan,        nullptr,
+    .description_json = kDescription_swi_glu_grad,
+    .tensors = swi_glu_grad::kTensors,
+    .params = swi_glu_grad::kParams,
+    .validate = swi_glu_grad::Validate,
+    .reference = swi_glu_grad::Reference,
+    .invoke_get_workspace_size = swi_glu_grad::Invoke,
+    .plan = swi_glu_grad::Plan,
 };
 
 }  // namespace aclnn_check

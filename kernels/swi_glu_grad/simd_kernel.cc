@@ -133,6 +133,9 @@ namespace aclnn_check::swi_glu_grad {
 
 HWY_EXPORT(Range);
 
+// The portable kernel's workspace: the SIMD path needs none of its own.
+uint64_t SimdWorkspaceBytes(const OpArgs& args) { return WorkspaceBytes(args); }
+
 void SimdCompute(const OpArgs& args, void* workspace) {
   const TensorView& grad = *args.tensor(kYGrad);
   const TensorView& x = *args.tensor(kX);

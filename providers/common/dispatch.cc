@@ -1,6 +1,9 @@
 #include "providers/common/dispatch.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
+#include <string>
 #include <unordered_set>
 
 #include "core/product.h"
@@ -32,6 +35,25 @@ aclnnStatus Fail(aclnnStatus status, std::string message) {
 
 }  // namespace
 
+void detail::CallArguments::Add(const aclTensor* tensor) { tensors.push_back(tensor); }
+void detail::CallArguments::Add(const aclIntArray* array) { params.push_back(FromIntArray(array)); }
+void detail::CallArguments::Add(const aclBoolArray* array) {
+  params.push_back(FromBoolArray(array));
+}
+void detail::CallArguments::Add(const char* text) { params.push_back(FromString(text)); }
+void detail::CallArguments::Add(int64_t value) { params.emplace_back(value); }
+void detail::CallArguments::Add(double value) { params.emplace_back(value); }
+
+const Operator& OperatorOfFolder(std::string_view folder) {
+  const Operator* op = FindOperator(folder);
+  if (!op) {
+    std::fprintf(stderr, "aclnn provider: the catalogue has no operator folder kernels/%.*s\n",
+                 static_cast<int>(folder.size()), folder.data());
+    std::abort();
+  }
+  return *op;
+}
+
 ParamValue FromIntArray(const aclIntArray* array) {
   if (!array) return std::monostate{};
   return array->values;
@@ -47,9 +69,19 @@ ParamValue FromString(const char* text) {
   return std::string(text);
 }
 
-aclnnStatus Prepare(const Operator& op, std::initializer_list<const aclTensor*> tensors,
+aclnnStatus Prepare(const Operator& op, std::vector<const aclTensor*> tensors,
                     std::vector<ParamValue> params, uint64_t* workspace_size,
                     aclOpExecutor** executor) {
+  // The entry points are generated from CANN's prototype; a prototype whose tensors or
+  // parameters do not match the catalogue's slots must not be computed with shifted arguments.
+  if (tensors.size() != op.tensors().size() || params.size() != op.params().size()) {
+    return Fail(ACLNN_ERR_INNER, "aclnn" + op.name() + ": the prototype has " +
+                                     std::to_string(tensors.size()) + " tensors and " +
+                                     std::to_string(params.size()) + " parameters, kernels/" +
+                                     op.folder() + " declares " +
+                                     std::to_string(op.tensors().size()) + " and " +
+                                     std::to_string(op.params().size()));
+  }
   OpArgs args;
   for (const aclTensor* tensor : tensors) {
     args.tensors.push_back(tensor ? std::optional<TensorView>(tensor->view) : std::nullopt);

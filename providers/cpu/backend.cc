@@ -1,15 +1,21 @@
-// The cpu provider computes like a device: float32 arithmetic, each output rounded once.
+// The cpu provider computes like a device: float32 arithmetic, each output rounded once, with
+// each operator's SIMD kernel (kernels/<folder>/simd_kernel.cc, the portable kernel.cc on the
+// views it does not take).
+#include "common/cpu_kernel.h"
 #include "providers/common/backend.h"
 
 namespace aclnn_check::provider {
 namespace {
 
+// Every folder has a cpu kernel (the table is generated from the same folders as the catalogue).
+const CpuKernel& KernelOf(const Operator& op) { return *FindCpuKernel(op.folder()); }
+
 uint64_t WorkspaceBytes(const Operator& op, const OpArgs& args) {
-  return op.def().workspace_bytes(args);
+  return KernelOf(op).workspace_bytes(args);
 }
 
 void Run(const Operator& op, const OpArgs& args, void* workspace) {
-  op.def().compute(args, workspace);
+  KernelOf(op).compute(args, workspace);
 }
 
 }  // namespace

@@ -5,36 +5,18 @@
 #include <string_view>
 
 #include "aclnn/aclnn_base.h"
-#include "hardswish_backward/hardswish_backward.h"
-#include "layer_norm_backward/layer_norm_backward.h"
-#include "logit_grad/logit_grad.h"
-#include "nsa_compress_grad/nsa_compress_grad.h"
+#include "common/cuda_kernel.h"
 #include "providers/common/backend.h"
 #include "providers/common/last_error.h"
 #include "providers/common/stream_launch.h"
-#include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::provider {
 namespace {
 
-struct CudaKernel {
-  std::string_view folder;
-  uint64_t (*workspace_bytes)(const OpArgs& args);
-  void (*compute)(const OpArgs& args, void* workspace, void* stream);
-};
-
-// One row per operator folder; an operator missing here fails its execute call with 561003.
-constexpr CudaKernel kKernels[] = {
-    {"hardswish_backward", hardswish_backward::CudaWorkspaceBytes, hardswish_backward::CudaCompute},
-    {"layer_norm_backward", layer_norm_backward::CudaWorkspaceBytes,
-     layer_norm_backward::CudaCompute},
-    {"logit_grad", logit_grad::CudaWorkspaceBytes, logit_grad::CudaCompute},
-    {"nsa_compress_grad", nsa_compress_grad::CudaWorkspaceBytes, nsa_compress_grad::CudaCompute},
-    {"swi_glu_grad", swi_glu_grad::CudaWorkspaceBytes, swi_glu_grad::CudaCompute},
-};
-
+// kernels/<folder>/cuda_kernel.cu, found through the table generated from the folders
+// (cmake/Operators.cmake); an operator without one fails its execute call with 561003.
 const CudaKernel* KernelOf(const Operator& op) {
-  for (const CudaKernel& kernel : kKernels) {
+  for (const CudaKernel& kernel : CudaKernels()) {
     if (kernel.folder == op.folder()) return &kernel;
   }
   return nullptr;

@@ -20,13 +20,13 @@
 #include "cli/import_command.h"
 #include "cli/precision_options.h"
 #include "cli/release_gate_options.h"
+#include "cli/run_command.h"
 #include "cli/shrink_command.h"
-#include "report/atomic_file.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
-#include "runner/run.h"
+#include "results/atomic_file.h"
 
 namespace {
 
@@ -96,6 +96,14 @@ int main(int argc, char** argv) {
   // every point.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  // The catalogue is checked once, before any command: a folder with a missing function or a
+  // description that does not match its folder is named here rather than crashing mid-run.
+  try {
+    Catalogue();
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: broken operator catalogue: " << error.what() << "\n";
+    return 2;
+  }
   CLI::App app{"aclnn-check: conformance and benchmark harness for aclnn backward operators"};
   app.require_subcommand(1);
   app.set_version_flag("--version", HarnessVersion());

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "runner/run.h"
+#include "cli/run_command.h"
 
 namespace aclnn_check {
 

@@ -7,9 +7,9 @@
 
 #include "provider/loader.h"
 #include "provider/provider.h"
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "runner/isolation.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "shrink/shrink_search.h"
 #include "validation/input_error.h"
 

@@ -8,7 +8,7 @@
 #include "golden/golden_file.h"
 #include "golden/golden_provider.h"
 #include "golden/stored_point.h"
-#include "runner/profile.h"
+#include "results/profile.h"
 
 namespace aclnn_check {
 
@@ -17,7 +17,11 @@ int RecordGolden(const GoldenRecordOptions& options) {
     const LoadedProvider loaded = LoadProviderFor(options.provider, options.soc);
     const DeviceSession session(*loaded.provider);
     const Profiles profiles;
-    const RunContext context{loaded.provider.get(), loaded.product, &profiles, "aclnn-check run"};
+    const RunContext context{.provider = loaded.provider.get(),
+                             .product = loaded.product,
+                             .profiles = &profiles,
+                             .repro_prefix = "aclnn-check run",
+                             .run_cases = {}};
     GoldenWriter writer(options.output, {{"kind", "recorded"},
                            {"created", UtcTimestamp()},
                            {"provider", ProviderProvenance(options.provider).dump()},

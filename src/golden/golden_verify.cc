@@ -10,7 +10,7 @@
 #include "golden/golden_provider.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
-#include "runner/profile.h"
+#include "results/profile.h"
 
 namespace aclnn_check {
 namespace {
@@ -100,8 +100,12 @@ int VerifyGolden(const GoldenVerifyOptions& options) {
     return 2;
   }
   const DeviceSession session(*loaded.provider);
-  RunContext context{loaded.provider.get(), loaded.product, &profiles,
-                     "aclnn-check golden verify --provider '" + options.provider + "' --soc " + loaded.soc};
+  RunContext context{.provider = loaded.provider.get(),
+                     .product = loaded.product,
+                     .profiles = &profiles,
+                     .repro_prefix = "aclnn-check golden verify --provider '" + options.provider +
+                                     "' --soc " + loaded.soc,
+                     .run_cases = {}};
   nlohmann::json test_points = nlohmann::json::array();
   std::vector<std::string> operators;
   std::map<std::string, RuleFollowing> following;

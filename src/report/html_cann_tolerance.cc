@@ -1,7 +1,7 @@
 // The CANN tolerance section of report.html (see html_sections.h).
 #include <sstream>
 
-#include "report/cann_verdict_json.h"
+#include "results/cann_verdict_json.h"
 #include "report/html_escape.h"
 #include "report/html_sections.h"
 

@@ -9,7 +9,7 @@
 
 #include "report/html_escape.h"
 #include "report/html_sections.h"
-#include "report/precision_json.h"
+#include "results/precision_json.h"
 
 namespace aclnn_check {
 namespace {

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <vector>
 
-#include "report/cann_verdict_json.h"
-#include "report/precision_json.h"
+#include "results/cann_verdict_json.h"
+#include "results/precision_json.h"
 
 namespace aclnn_check {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/build_info.h"
-#include "report/cann_verdict_json.h"
-#include "report/precision_json.h"
+#include "results/cann_verdict_json.h"
+#include "results/test_point_json.h"
 #include "validation/json_schema.h"
 #include "common/operator.h"
 
@@ -16,91 +16,7 @@ namespace aclnn_check {
 
 extern const char kReportSchema[];  // reports/schema/report.schema.json, embedded at build time
 
-namespace {
-
 using nlohmann::json;
-
-// NaN and infinities are not JSON: they are written as strings.
-json Number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
-json MetricsJson(const OutputMetrics& m) {
-  json histogram = json::object();
-  for (size_t i = 0; i < kUlpBuckets.size(); ++i) histogram[kUlpBuckets[i]] = m.ulp_histogram[i];
-  json metrics = {
-      {"elements", m.elements},
-      {"finite_elements", m.finite_elements},
-      {"failures", m.failures},
-      {"max_ulp", Number(m.max_ulp)},
-      {"mean_ulp", Number(m.mean_ulp)},
-      {"ulp_histogram", histogram},
-      {"max_rel", Number(m.max_rel)},
-      {"mean_rel", Number(m.mean_rel)},
-      {"rmse", Number(m.rmse)},
-      {"error_balance", Number(m.error_balance)},
-      {"within_1e-3", Number(m.within_1e3)},
-      {"underflow_accepted", m.underflow_accepted},
-      {"rounding_bias", m.rounding_bias ? Number(*m.rounding_bias) : json(nullptr)},
-      {"correctly_rounded_bias",
-       m.correctly_rounded_bias ? Number(*m.correctly_rounded_bias) : json(nullptr)},
-  };
-  return metrics;
-}
-
-}  // namespace
-
-json TestPointJson(const TestPointResult& r) {
-  json failures = json::array();
-  for (const Finding& f : r.failures) failures.push_back({{"rule", f.rule}, {"message", f.message}});
-  json rules = json::array();
-  for (const RuleOutcome& rule : r.rules) {
-    rules.push_back({{"id", rule.id}, {"held", rule.held}, {"waived", rule.waived}, {"elements", rule.elements}});
-  }
-  json outputs = json::array();
-  for (const OutputResult& o : r.outputs) {
-    json inputs = json::object();
-    for (const auto& [name, value] : o.worst_inputs) inputs[name] = Number(value);
-    const ElementReport& w = o.metrics.worst;
-    outputs.push_back({{"name", o.name},
-                       {"dtype", o.dtype},
-                       {"metrics", MetricsJson(o.metrics)},
-                       {"worst",
-                        {{"index", w.index},
-                         {"device", Number(w.device)},
-                         {"reference", Number(w.reference)},
-                         {"ulp_error", Number(w.ulp_error)},
-                         {"rule", w.rule},
-                         {"passed", w.passed},
-                         {"inputs", inputs}}}});
-  }
-  json point = {{"id", r.id},
-          {"case", r.case_name},
-          {"case_file", r.case_path},
-          {"op", r.op},
-          {"dtype", r.dtype},
-          {"layout", r.layout},
-          {"axes", r.axes},
-          {"verdict", std::string(VerdictName(r.verdict))},
-          {"expected_status", r.expected_status},
-          {"expected_rule", r.expected_rule},
-          {"accepted_statuses", r.accepted_statuses},
-          {"status", r.status ? json(*r.status) : json(nullptr)},
-          {"execute_status", r.execute_status ? json(*r.execute_status) : json(nullptr)},
-          {"provider_message", r.provider_message},
-          {"workspace_bytes", r.workspace_bytes},
-          {"seconds", r.seconds},
-          {"repro", r.repro},
-          {"failures", failures},
-          {"rules", rules},
-          {"outputs", outputs}};
-  if (auto cann = CannVerdictJson(r)) point["cann_tolerance"] = std::move(*cann);
-  AddPrecisionJson(r, &point);
-  if (!r.failure_data.is_null()) point["failure_data"] = r.failure_data;
-  return point;
-}
 
 json OverridesJson(const Profiles& profiles) {
   json overrides = json::array();

@@ -8,14 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runner/profile.h"
-#include "runner/result.h"
+#include "results/profile.h"
+#include "results/result.h"
+#include "results/test_point_json.h"
 
 namespace aclnn_check {
 
 constexpr int kReportSchemaVersion = 1;
-
-nlohmann::json TestPointJson(const TestPointResult& result);
 
 // metadata: the "run" object (provider, soc, product, host, times, command, ...).
 // operators: names of the operators whose rules belong in the coverage table.

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "report/html_escape.h"
 #include "report/html_report.h"
 #include "report/html_resources.h"

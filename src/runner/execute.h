@@ -10,8 +10,8 @@
 #include "cases/test_point.h"
 #include "core/host_tensor.h"
 #include "provider/device.h"
-#include "runner/profile.h"
-#include "runner/result.h"
+#include "results/profile.h"
+#include "results/result.h"
 
 namespace aclnn_check {
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "core/sha256.h"
-#include "report/atomic_file.h"
-#include "report/npy_file.h"
+#include "results/atomic_file.h"
+#include "results/npy_file.h"
 
 namespace aclnn_check {
 namespace {

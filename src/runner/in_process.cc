@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "report/report_json.h"
+#include "results/test_point_json.h"
 #include "runner/point_run.h"
 
 namespace aclnn_check {

@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "report/report_json.h"
+#include "results/test_point_json.h"
 #include "runner/point_run.h"
 
 namespace aclnn_check {

@@ -13,6 +13,7 @@
 #include <limits>
 #include <string_view>
 
+#include "common/cpu_kernel.h"
 #include "core/tensor_view.h"
 #include "providers/common/backend.h"
 
@@ -166,7 +167,7 @@ void CannLogitGrad(const OpArgs& args) {
 
 uint64_t WorkspaceBytes(const Operator& op, const OpArgs& args) {
   if (kFault == Fault::kWorkspaceOverflow && IsHardswish(op)) return 64;
-  return op.def().workspace_bytes(args);
+  return FindCpuKernel(op.folder())->workspace_bytes(args);
 }
 
 void Run(const Operator& op, const OpArgs& args, void* workspace) {
@@ -176,7 +177,7 @@ void Run(const Operator& op, const OpArgs& args, void* workspace) {
   } else if (kFault == Fault::kCannLogitKernel && op.name() == "LogitGrad") {
     CannLogitGrad(args);
   } else {
-    op.def().compute(args, workspace);
+    FindCpuKernel(op.folder())->compute(args, workspace);
   }
 }
 

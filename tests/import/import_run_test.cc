@@ -11,7 +11,7 @@
 #include "import/case_import.h"
 #include "import/import_test_data.h"
 #include "report/report_json.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

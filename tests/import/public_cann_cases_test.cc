@@ -16,7 +16,7 @@
 #include "cases/test_point.h"
 #include "import/case_import.h"
 #include "report/report_json.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

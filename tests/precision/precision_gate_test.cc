@@ -10,7 +10,7 @@
 #include "golden/golden_record.h"
 #include "golden/recorded_benchmark.h"
 #include "provider/loader.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/tensor_view.h"
-#include "report/npy_file.h"
+#include "results/npy_file.h"
 
 namespace aclnn_check {
 namespace {

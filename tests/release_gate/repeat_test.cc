@@ -10,7 +10,7 @@
 
 #include "provider/loader.h"
 #include "runner/determinism.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

@@ -12,7 +12,7 @@
 
 #include "core/dtype.h"
 #include "provider/loader.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "provider/loader.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "shrink/shrink_search.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"

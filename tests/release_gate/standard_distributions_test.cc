@@ -12,7 +12,7 @@
 #include "cases/case_file.h"
 #include "cases/standard_distributions.h"
 #include "cases/test_point.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

@@ -10,7 +10,7 @@
 #include "report/run_history.h"
 #include "report/trend_data.h"
 #include "report/trend_page.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/dom_tags.h"
 #include "support/headless_chromium.h"
 #include "support/source_files.h"

@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "provider/loader.h"
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "report/html_report.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/dom_tags.h"
 #include "support/headless_chromium.h"
 #include "support/source_files.h"

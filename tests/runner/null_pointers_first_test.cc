@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cases/test_point.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/cann_sample.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"

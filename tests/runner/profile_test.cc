@@ -1,7 +1,7 @@
 // The shipped cann-kernel profile against a provider that computes LogitGrad the way the real CANN
 // kernel does: without the profile the documented rules fail exactly where the kernel diverges;
 // with it the same suite passes. Also: every override shows in the report.
-#include "runner/profile.h"
+#include "results/profile.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <set>
 
 #include "provider/loader.h"
-#include "runner/run.h"
+#include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

@@ -1,6 +1,6 @@
 // `aclnn-check run` end to end on the bundled providers: exit codes, reports valid against their
 // schema, shards that merge into the single run, and bad input that leaves earlier reports alone.
-#include "runner/run.h"
+#include "cli/run_command.h"
 
 #include <gtest/gtest.h>
 

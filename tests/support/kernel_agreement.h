@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "check/output_check.h"
+#include "common/cpu_kernel.h"
 #include "support/call_builder.h"
 
 namespace aclnn_check::testing {
@@ -51,7 +52,8 @@ inline KernelAgreement RunKernelAgainstReference(const Operator& op, CallBuilder
   const OpArgs args = call.Args();
   const ReferenceResult reference = op.Reference(args);
   // 64-byte aligned, as aclrtMalloc's memory is.
-  const size_t bytes = (op.def().workspace_bytes(args) + 64) / 64 * 64;
+  // The cpu provider's workspace, which covers the portable and the SIMD kernel.
+  const size_t bytes = (FindCpuKernel(op.folder())->workspace_bytes(args) + 64) / 64 * 64;
   std::unique_ptr<std::byte, decltype(&std::free)> workspace(
       static_cast<std::byte*>(std::aligned_alloc(64, bytes)), &std::free);
   // NaN bytes: a kernel that forgets to initialise its scratch shows up.

@@ -1,4 +1,4 @@
-#include "runner/result.h"
+#include "results/result.h"
 
 namespace aclnn_check {
 

@@ -1,4 +1,4 @@
-#include "report/npy_file.h"
+#include "results/npy_file.h"
 
 #include <stdexcept>
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "runner/result.h"
+#include "results/result.h"
 
 namespace aclnn_check {
 

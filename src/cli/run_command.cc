@@ -1,4 +1,4 @@
-#include "runner/run.h"
+#include "cli/run_command.h"
 
 #include <fnmatch.h>
 #include <unistd.h>
@@ -18,7 +18,7 @@
 #include "import/case_import.h"
 #include "provider/loader.h"
 #include "core/sha256.h"
-#include "report/atomic_file.h"
+#include "results/atomic_file.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
@@ -259,7 +259,11 @@ int Run(const RunOptions& options) {
     return 0;
   }
 
-  RunContext context{provider.get(), product, &profiles, ReproPrefix(options, soc)};
+  RunContext context{.provider = provider.get(),
+                     .product = product,
+                     .profiles = &profiles,
+                     .repro_prefix = ReproPrefix(options, soc),
+                     .run_cases = {}};
   for (const std::string& path : options.cases) {
     std::error_code error;
     context.run_cases += (context.run_cases.empty() ? "" : " ") +

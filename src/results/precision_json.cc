@@ -1,4 +1,4 @@
-#include "report/precision_json.h"
+#include "results/precision_json.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "report/cann_verdict_json.h"
+#include "results/cann_verdict_json.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "runner/profile.h"
+#include "results/profile.h"
 
 #include <algorithm>
 #include <fstream>
