@@ -23,7 +23,7 @@ struct BenchHistoryEntry {
   std::string provider;
   std::string soc;
   std::string host;
-  std::vector<double> bytes_per_second_repetitions;  // in file order
+  std::vector<double> bytes_per_second_repetitions{};  // in file order
 };
 
 // Context keys aclnn-check adds to Google Benchmark's context (benchmark::AddCustomContext).

@@ -32,9 +32,9 @@ struct OutputResult {
   std::string name;
   std::string dtype;
   OutputMetrics metrics;
-  std::map<std::string, double> worst_inputs;
-  std::optional<CannOutputVerdict> cann;  // imported CANN cases: the source's own criterion
-  std::optional<OutputPrecision> precision;  // CANN's standards (SPEC 5.1), whichever verdict decides
+  std::map<std::string, double> worst_inputs{};
+  std::optional<CannOutputVerdict> cann{};  // imported CANN cases: the source's own criterion
+  std::optional<OutputPrecision> precision{};  // CANN's standards (SPEC 5.1), whichever verdict decides
 };
 
 // One rule as it fared in one test point.

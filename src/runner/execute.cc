@@ -400,7 +400,9 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
               const RuleOverride* o = profiles.Find(rule.id);
               return o && o->expect ? *o->expect : DocumentedExpectation(rule);
             });
-        OutputResult output{std::string(def.name), std::string(DTypeName(view.dtype)), check.metrics, {}, {}};
+        OutputResult output{.name = std::string(def.name),
+                            .dtype = std::string(DTypeName(view.dtype)),
+                            .metrics = check.metrics};
         if (c.cann_tolerance) {
           CannOutputVerdict verdict;
           if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected.value, view.dtype, &verdict)) {

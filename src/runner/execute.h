@@ -28,9 +28,9 @@ struct RunContext {
   Product product = Product::kA2;
   const Profiles* profiles = nullptr;
   // The command that reruns exactly one test point, without the case path and --filter.
-  std::string repro_prefix;
+  std::string repro_prefix{};
   // The run's case paths (absolute, quoted): matrix checks have no file of their own.
-  std::string run_cases;
+  std::string run_cases{};
   volatile CallPhase* phase = nullptr;  // updated before each provider call, when set
   // --repeat: calls per point whose outputs must be bit-identical (rule harness.deterministic).
   int repeat = 1;

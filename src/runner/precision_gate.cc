@@ -105,7 +105,7 @@ BenchmarkLookup PrecisionGate::RunBenchmarkProvider(const TestPoint& point, cons
   }
   if (!benchmark_->error.empty()) return {{}, benchmark_->error};
   const Profiles profiles;
-  const RunContext context{benchmark_->provider.get(), product, &profiles, ""};
+  const RunContext context{.provider = benchmark_->provider.get(), .product = product, .profiles = &profiles};
   CapturedOutputs captured;
   const TestPointResult result = ExecuteOnPrepared(point, &prepared, *benchmark_->session, context, &captured);
   if (result.verdict == Verdict::kNotProvided) {
