@@ -1,0 +1,78 @@
+// aclnnHardswishBackwardV2 driven through the dlopen'd cpu and ref providers as a CANN user would;
+// both agree with the float64 reference within SPEC section 5, and the ref provider's results are
+// SPEC 4.6's formula, computed here, rounded once.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "check/output_check.h"
+#include "hardswish_backward_v2/hardswish_backward_v2.h"
+#include "support/cann_sample.h"
+#include "support/rounded_formula.h"
+
+namespace aclnn_check::hardswish_backward_v2 {
+namespace {
+
+using testing::CallBuilder;
+
+const Operator& Op() { return *FindOperator("HardswishBackwardV2"); }
+
+// SPEC 4.6: gradOutput * d, d = 0 up to -3, self / 3 + 0.5 on the open (-3, 3), 1 from 3 up.
+double HardswishGradOpen(double grad, double self) {
+  if (self <= -3) return 0;
+  if (self >= 3) return grad;
+  return grad * (self / 3 + 0.5);
+}
+
+TEST(HardswishBackwardV2CannUsage, CpuAndRefProvidersAgreeWithTheReference) {
+  std::vector<double> self, grad;
+  for (int i = 0; i < 4 * 130; ++i) {
+    self.push_back(-4.0 + 0.0157 * i);
+    grad.push_back(0.5 - 0.003 * i);
+  }
+  // Exactly on the interval's ends, where V2 differs from HardswishBackward.
+  self[7] = -3;
+  self[300] = 3;
+  for (const char* spec : {"cpu", "ref"}) {
+    const auto provider = Provider::Load(spec);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      CallBuilder call(Op());
+      call.Tensor("gradOutput", dtype, {4, 130}, grad)
+          .Tensor("self", dtype, {4, 130}, self, *Layout::Parse("transposed"))
+          .Zeros("out", dtype, {4, 130}, *Layout::Parse("offset:5"));
+      const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+      ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
+      ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
+      const ReferenceResult reference = Op().Reference(call.Args());
+      const std::vector<double> out = testing::OutputValues(call, run, "out");
+      const OutputTolerance& tol = Op().Tolerance("out");
+      const OutputCheck check =
+          CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
+      EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype);
+      if (std::string(spec) == "ref") {
+        const std::vector<double> g = call.tensor("gradOutput").Values();
+        const std::vector<double> x = call.tensor("self").Values();
+        for (size_t i = 0; i < out.size(); ++i) {
+          const double exact = HardswishGradOpen(g[i], x[i]);
+          ASSERT_TRUE(
+              testing::IsRoundedFormulaValue(out[i], exact, 0x1p-50 * std::fabs(exact), dtype))
+              << DTypeName(dtype) << " element " << i << ": self " << x[i] << ", grad " << g[i];
+        }
+      }
+    }
+  }
+}
+
+TEST(HardswishBackwardV2CannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
+  const auto provider = Provider::Load("cpu");
+  CallBuilder call(Op());
+  call.Zeros("gradOutput", DType::kFloat32, {3})
+      .Zeros("self", DType::kFloat32, {4})
+      .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}));
+  const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+  EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_INVALID);
+  for (std::byte b : run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
+}
+
+}  // namespace
+}  // namespace aclnn_check::hardswish_backward_v2

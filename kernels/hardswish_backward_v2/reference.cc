@@ -1,0 +1,57 @@
+// Float64 reference: the open interval of SPEC 4.6 and CANN's hard_swish_grad_v2.
+#include <cmath>
+#include <limits>
+
+#include "hardswish_backward_v2/hardswish_backward_v2.h"
+
+namespace aclnn_check::hardswish_backward_v2 {
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kAtMinus3 = op.Tag("hardswish_v2.at_minus3");
+  static const RuleTag kAtPlus3 = op.Tag("hardswish_v2.at_plus3");
+  static const RuleTag kXNan = op.Tag("hardswish_v2.x_nan");
+  static const RuleTag kZeroTimesSpecial = op.Tag("hardswish_v2.zero_times_special");
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  const std::vector<double> grad = ReadAsDouble(*args.tensor(kGradOutput));
+  const std::vector<double> x = ReadAsDouble(*args.tensor(kSelf));
+  ReferenceResult result;
+  result.outputs.resize(args.tensors.size());
+  ReferenceOutput& out = result.outputs[kOut];
+  out.Resize(x.size());
+  if (x.empty()) result.call_rules.push_back(op.Tag("hardswish_v2.empty"));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double g = grad[i];
+    double factor;
+    double factor_mag;
+    if (std::isnan(x[i])) {
+      // Neither `self > -3` nor `self < 3` holds: CANN's second select and PyTorch's else branch
+      // both give the factor 1.
+      factor = 1;
+      factor_mag = 1;
+      out.rule[i] = kXNan;
+    } else if (x[i] <= -3) {
+      factor = 0;
+      factor_mag = 0;
+      if (x[i] == -3) out.rule[i] = kAtMinus3;
+    } else if (x[i] >= 3) {
+      factor = 1;
+      factor_mag = 1;
+      if (x[i] == 3) out.rule[i] = kAtPlus3;
+    } else {
+      factor = x[i] / 3 + 0.5;
+      factor_mag = std::fabs(x[i]) / 3 + 0.5;
+    }
+    if (factor == 0 && !std::isfinite(g)) {
+      out.value[i] = 0;
+      out.alt[i] = kNaN;
+      out.rule[i] = kZeroTimesSpecial;
+      continue;
+    }
+    out.value[i] = g * factor;
+    out.mag[i] = std::fabs(g) * factor_mag;
+  }
+  return result;
+}
+
+}  // namespace aclnn_check::hardswish_backward_v2
