@@ -4,16 +4,12 @@
 #include <cstring>
 #include <set>
 
+#include "results/json_number.h"
+
 namespace aclnn_check {
 namespace {
 
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-nlohmann::json NumberJson(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
 
 nlohmann::json CountsJson(const DriftCounts& counts) {
   return {{"elements", counts.elements},       {"identical", counts.identical},
@@ -110,8 +106,8 @@ nlohmann::json DriftJson(const Drift& drift) {
                             {"dtype", output.dtype}, {"counts", CountsJson(output.counts)}};
     if (output.first_beyond >= 0) {
       entry["first_beyond"] = {{"index", output.first_beyond},
-                               {"before", NumberJson(output.before)},
-                               {"after", NumberJson(output.after)}};
+                               {"before", JsonNumber(output.before)},
+                               {"after", JsonNumber(output.after)}};
     }
     outputs.push_back(std::move(entry));
   }

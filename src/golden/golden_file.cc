@@ -3,16 +3,11 @@
 #include <cmath>
 #include <limits>
 
+#include "results/json_number.h"
 #include "validation/json_integers.h"
 
 namespace aclnn_check {
 namespace {
-
-nlohmann::json DoubleJson(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
 
 nlohmann::json ParseJsonAttribute(const Hdf5Group& group, const char* name) {
   const std::string text = group.ReadStringAttribute(name);
@@ -198,7 +193,7 @@ nlohmann::json ParamsJson(const Operator& op, const std::vector<ParamValue>& par
           if constexpr (std::is_same_v<T, std::monostate>) {
             json[name] = nullptr;
           } else if constexpr (std::is_same_v<T, double>) {
-            json[name] = DoubleJson(value);
+            json[name] = JsonNumber(value);
           } else {
             json[name] = value;
           }

@@ -2,16 +2,12 @@
 
 #include <cmath>
 
+#include "results/json_number.h"
+
 namespace aclnn_check {
 namespace {
 
 using nlohmann::json;
-
-json Number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
 
 }  // namespace
 
@@ -24,14 +20,14 @@ std::optional<json> CannVerdictJson(const TestPointResult& result) {
     const CannOutputVerdict& v = *output.cann;
     json entry = {{"name", v.output}, {"passed", v.passed}, {"elements", v.elements}, {"mismatches", v.mismatches}};
     if (result.cann_standard == "ttk_close") {
-      entry["rtol"] = Number(v.close.rtol);
-      entry["atol"] = Number(v.close.atol);
-      entry["ptol"] = Number(v.close.ptol);
-      entry["mismatch_share"] = Number(v.mismatch_share);
+      entry["rtol"] = JsonNumber(v.close.rtol);
+      entry["atol"] = JsonNumber(v.close.atol);
+      entry["ptol"] = JsonNumber(v.close.ptol);
+      entry["mismatch_share"] = JsonNumber(v.mismatch_share);
     } else {
-      entry["mere"] = Number(v.mere);
-      entry["mare"] = Number(v.mare);
-      entry["threshold"] = Number(v.threshold);
+      entry["mere"] = JsonNumber(v.mere);
+      entry["mare"] = JsonNumber(v.mare);
+      entry["threshold"] = JsonNumber(v.threshold);
     }
     passed = passed && v.passed;
     outputs.push_back(entry);

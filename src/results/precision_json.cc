@@ -3,20 +3,16 @@
 #include <cmath>
 #include <cstdio>
 
+#include "results/json_number.h"
+
 namespace aclnn_check {
 namespace {
 
 using nlohmann::json;
 
-json Number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
 json ErrorMetricsJson(const ErrorMetrics& m) {
-  return {{"mare", Number(m.mare)},       {"mere", Number(m.mere)},
-          {"rmse", Number(m.rmse)},       {"error_count", m.error_count},
+  return {{"mare", JsonNumber(m.mare)},       {"mere", JsonNumber(m.mere)},
+          {"rmse", JsonNumber(m.rmse)},       {"error_count", m.error_count},
           {"normal_elements", m.normal_elements}, {"small_elements", m.small_elements}};
 }
 
@@ -33,9 +29,9 @@ std::string Short(const json& value) {
 json OutputPrecisionJson(const OutputPrecision& p) {
   json out = {
       {"single_bm",
-       {{"mare", Number(p.single.mare)},
-        {"mere", Number(p.single.mere)},
-        {"threshold", Number(p.single.threshold)},
+       {{"mare", JsonNumber(p.single.mare)},
+        {"mere", JsonNumber(p.single.mere)},
+        {"threshold", JsonNumber(p.single.threshold)},
         {"special_mismatches", p.single.special_mismatches},
         {"passed", p.single.passed}}},
       {"device", ErrorMetricsJson(p.device)},
@@ -45,7 +41,7 @@ json OutputPrecisionJson(const OutputPrecision& p) {
     out["benchmark"] = ErrorMetricsJson(p.comparison->benchmark);
     json ratios = json::object();
     for (size_t k = 0; k < kRatioKinds.size(); ++k) {
-      ratios[std::string(RatioName(kRatioKinds[k]))] = Number(p.comparison->ratios[k]);
+      ratios[std::string(RatioName(kRatioKinds[k]))] = JsonNumber(p.comparison->ratios[k]);
     }
     out["ratios"] = ratios;
     json levels = json::object();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "results/cann_verdict_json.h"
+#include "results/json_number.h"
 #include "results/precision_json.h"
 
 namespace aclnn_check {
@@ -11,13 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-// NaN and infinities are not JSON: they are written as strings.
-json Number(double value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return value;
-}
-
 json MetricsJson(const OutputMetrics& m) {
   json histogram = json::object();
   for (size_t i = 0; i < kUlpBuckets.size(); ++i) histogram[kUlpBuckets[i]] = m.ulp_histogram[i];
@@ -25,18 +19,18 @@ json MetricsJson(const OutputMetrics& m) {
       {"elements", m.elements},
       {"finite_elements", m.finite_elements},
       {"failures", m.failures},
-      {"max_ulp", Number(m.max_ulp)},
-      {"mean_ulp", Number(m.mean_ulp)},
+      {"max_ulp", JsonNumber(m.max_ulp)},
+      {"mean_ulp", JsonNumber(m.mean_ulp)},
       {"ulp_histogram", histogram},
-      {"max_rel", Number(m.max_rel)},
-      {"mean_rel", Number(m.mean_rel)},
-      {"rmse", Number(m.rmse)},
-      {"error_balance", Number(m.error_balance)},
-      {"within_1e-3", Number(m.within_1e3)},
+      {"max_rel", JsonNumber(m.max_rel)},
+      {"mean_rel", JsonNumber(m.mean_rel)},
+      {"rmse", JsonNumber(m.rmse)},
+      {"error_balance", JsonNumber(m.error_balance)},
+      {"within_1e-3", JsonNumber(m.within_1e3)},
       {"underflow_accepted", m.underflow_accepted},
-      {"rounding_bias", m.rounding_bias ? Number(*m.rounding_bias) : json(nullptr)},
+      {"rounding_bias", m.rounding_bias ? JsonNumber(*m.rounding_bias) : json(nullptr)},
       {"correctly_rounded_bias",
-       m.correctly_rounded_bias ? Number(*m.correctly_rounded_bias) : json(nullptr)},
+       m.correctly_rounded_bias ? JsonNumber(*m.correctly_rounded_bias) : json(nullptr)},
   };
   return metrics;
 }
@@ -53,16 +47,16 @@ json TestPointJson(const TestPointResult& r) {
   json outputs = json::array();
   for (const OutputResult& o : r.outputs) {
     json inputs = json::object();
-    for (const auto& [name, value] : o.worst_inputs) inputs[name] = Number(value);
+    for (const auto& [name, value] : o.worst_inputs) inputs[name] = JsonNumber(value);
     const ElementReport& w = o.metrics.worst;
     outputs.push_back({{"name", o.name},
                        {"dtype", o.dtype},
                        {"metrics", MetricsJson(o.metrics)},
                        {"worst",
                         {{"index", w.index},
-                         {"device", Number(w.device)},
-                         {"reference", Number(w.reference)},
-                         {"ulp_error", Number(w.ulp_error)},
+                         {"device", JsonNumber(w.device)},
+                         {"reference", JsonNumber(w.reference)},
+                         {"ulp_error", JsonNumber(w.ulp_error)},
                          {"rule", w.rule},
                          {"passed", w.passed},
                          {"inputs", inputs}}}});
