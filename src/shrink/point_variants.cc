@@ -96,8 +96,11 @@ std::vector<json> SmallerVariants(const json& document) {
   }
   // Fewer special values: all of an input's, then one at a time.
   const json inputs = document.value("inputs", json::object());
-  for (const auto& [input, spec] : inputs.items()) {
-    const json specials = spec.value("specials", json::array());
+  for (const auto& item : inputs.items()) {
+    // A named copy, not a structured binding: the lambdas below capture it (clang refuses
+    // capturing a binding before C++20's P1091 is implemented).
+    const std::string input = item.key();
+    const json specials = item.value().value("specials", json::array());
     if (specials.empty()) continue;
     variants.Add([&](json& variant) { variant["inputs"][input].erase("specials"); });
     if (specials.size() < 2) continue;
