@@ -30,8 +30,8 @@ aclnn_collect_cuda_kernels()
 add_library(aclnn_cuda SHARED
   providers/cuda/backend.cc
   providers/cuda/runtime.cc
-  kernels/common/cuda_column_sum.cu
-  kernels/common/cuda_launch.cu
+  kernels/cuda/cuda_column_sum.cu
+  kernels/cuda/cuda_launch.cu
   ${ACLNN_CUDA_KERNEL_SOURCES})
 target_include_directories(aclnn_cuda PRIVATE ${CMAKE_SOURCE_DIR}/kernels)
 target_link_libraries(aclnn_cuda PRIVATE aclnn_provider_runtime CUDA::cudart_static)

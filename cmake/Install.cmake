@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 # The headers keep CANN's layout under their own folder: -I<prefix>/include/aclnn_check stands in
 # for CANN's -I<toolkit>/include, and its aclnnop/ subfolder for CANN's -I<toolkit>/include/aclnnop.
 set(aclnn_check_include_dir include/aclnn_check)
-# aclnn-check finds the bundled providers in ../lib/aclnn-check (src/provider/loader.cc).
+# aclnn-check finds the bundled providers in ../lib/aclnn-check (src/device_access/loader.cc).
 set(aclnn_check_provider_dir lib/aclnn-check)
 set(aclnn_check_cmake_dir lib/cmake/aclnn_check)
 

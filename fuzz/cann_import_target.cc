@@ -1,6 +1,6 @@
 #include "fuzz/fuzz_targets.h"
 #include "import/case_import.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check::fuzz {
 

@@ -1,7 +1,7 @@
 #include "cases/test_point.h"
 #include "fuzz/fuzz_targets.h"
 #include "runner/execute.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check::fuzz {
 

@@ -2,7 +2,7 @@
 #include "report/html_report.h"
 #include "report/junit.h"
 #include "report/report_json.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check::fuzz {
 

@@ -1,5 +1,5 @@
 // The cuda provider's kernel: kernel.cc's float32 formula per element, one rounding on store.
-#include "common/cuda_elementwise.cuh"
+#include "cuda/cuda_elementwise.cuh"
 #include "hardswish_backward/hardswish_backward.h"
 
 namespace aclnn_check::hardswish_backward {

@@ -1,7 +1,7 @@
 // aclnnHardswishBackward(gradOutput, self, out).
 #pragma once
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::hardswish_backward {
 

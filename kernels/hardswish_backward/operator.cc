@@ -1,5 +1,5 @@
 #include "aclnnop/aclnn_hardswish_backward.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "hardswish_backward/hardswish_backward.h"
 
 namespace aclnn_check {

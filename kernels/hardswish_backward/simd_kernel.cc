@@ -7,9 +7,9 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "common/float_element.h"
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
+#include "cpu/float_element.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
 #include "hardswish_backward/hardswish_backward.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -63,8 +63,8 @@ void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, 
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "common/cpu_features.h"
-#include "common/parallel_chunks.h"
+#include "cpu/cpu_features.h"
+#include "cpu/parallel_chunks.h"
 
 namespace aclnn_check::hardswish_backward {
 

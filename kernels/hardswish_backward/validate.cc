@@ -1,4 +1,4 @@
-#include "common/checks.h"
+#include "catalogue/checks.h"
 #include "hardswish_backward/hardswish_backward.h"
 
 namespace aclnn_check::hardswish_backward {

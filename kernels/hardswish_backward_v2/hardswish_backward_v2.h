@@ -1,7 +1,7 @@
 // aclnnHardswishBackwardV2(gradOutput, self, out): the gradient of hardswish on the open interval.
 #pragma once
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::hardswish_backward_v2 {
 

@@ -1,5 +1,5 @@
 #include "aclnnop/aclnn_hardswish_backward_v2.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 
 namespace aclnn_check {

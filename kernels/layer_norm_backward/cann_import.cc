@@ -5,7 +5,7 @@
 #include <span>
 
 #include "import/case_mapping_builder.h"
-#include "validation/json_integers.h"
+#include "json_input/json_integers.h"
 
 namespace aclnn_check {
 namespace {

@@ -10,8 +10,8 @@
 // views and re-reads rows.
 #include <algorithm>
 
-#include "common/cuda_column_sum.h"
-#include "common/cuda_view.cuh"
+#include "cuda/cuda_column_sum.h"
+#include "cuda/cuda_view.cuh"
 #include "layer_norm_backward/layer_norm_backward.h"
 
 namespace aclnn_check::layer_norm_backward {

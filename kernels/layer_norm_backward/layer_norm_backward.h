@@ -2,7 +2,7 @@
 // biasOptional, outputMask, gradInputOut, gradWeightOut, gradBiasOut).
 #pragma once
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::layer_norm_backward {
 

@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_layer_norm_backward.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 
 namespace aclnn_check {

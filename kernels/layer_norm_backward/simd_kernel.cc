@@ -4,7 +4,7 @@
 // (gradInput's xhat * mean(gw * xhat) term and the gradWeight column term, 2-14 % faster); the
 // sums are associated differently (README.md "SIMD kernel"), so results agree with the reference
 // within the operator's bound rather than with kernel.cc bit for bit:
-//   row sums      a cascade of vector blocks (common/simd_cascade_sum-inl.h), then the lanes;
+//   row sums      a cascade of vector blocks (cpu/simd_cascade_sum-inl.h), then the lanes;
 //   column sums   per item, its rows added in order into the item's partial (in the
 //                 workspace); the item partials combined by a fixed pairwise tree over item
 //                 indices.
@@ -19,10 +19,10 @@
 #include <span>
 #include <type_traits>
 
-#include "common/float_element.h"
-#include "common/simd_cascade_sum-inl.h"
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
+#include "cpu/float_element.h"
+#include "cpu/simd_cascade_sum-inl.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "layer_norm_backward/simd_rows.h"
 
@@ -245,7 +245,7 @@ void RunItem(const RowItems& job, int64_t item) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "common/parallel_chunks.h"
+#include "cpu/parallel_chunks.h"
 
 namespace aclnn_check::layer_norm_backward {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "common/checks.h"
+#include "catalogue/checks.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 
 namespace aclnn_check::layer_norm_backward {

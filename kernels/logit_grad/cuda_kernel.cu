@@ -2,7 +2,7 @@
 // equivalent to comparing x with eps and 1 - eps in double) and formula, one rounding on store.
 #include <cmath>
 
-#include "common/cuda_elementwise.cuh"
+#include "cuda/cuda_elementwise.cuh"
 #include "logit_grad/logit_grad.h"
 #include "logit_grad/simd_table.h"
 

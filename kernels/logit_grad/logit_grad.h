@@ -1,7 +1,7 @@
 // aclnnLogitGrad(x, dy, eps, out).
 #pragma once
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::logit_grad {
 

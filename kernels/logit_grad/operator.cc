@@ -1,5 +1,5 @@
 #include "aclnnop/aclnn_logit_grad.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "logit_grad/logit_grad.h"
 
 namespace aclnn_check {

@@ -8,9 +8,9 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "common/float_element.h"
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
+#include "cpu/float_element.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
 #include "logit_grad/logit_grad.h"
 #include "logit_grad/simd_table.h"
 
@@ -66,8 +66,8 @@ void ContiguousSpan(const FloatTable& table, DType dtype, const void* x, const v
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "common/cpu_features.h"
-#include "common/parallel_chunks.h"
+#include "cpu/cpu_features.h"
+#include "cpu/parallel_chunks.h"
 
 namespace aclnn_check::logit_grad {
 

@@ -1,4 +1,4 @@
-#include "common/checks.h"
+#include "catalogue/checks.h"
 #include "logit_grad/logit_grad.h"
 
 namespace aclnn_check::logit_grad {

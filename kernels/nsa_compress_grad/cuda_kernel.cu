@@ -11,8 +11,8 @@
 // of two up to 32; the general path: a warp per (r, n) over any views.
 #include <algorithm>
 
-#include "common/cuda_column_sum.h"
-#include "common/cuda_view.cuh"
+#include "cuda/cuda_column_sum.h"
+#include "cuda/cuda_view.cuh"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 
 namespace aclnn_check::nsa_compress_grad {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::nsa_compress_grad {
 

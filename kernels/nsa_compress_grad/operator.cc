@@ -1,5 +1,5 @@
 #include "aclnnop/aclnn_nsa_compress_grad.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 
 namespace aclnn_check {

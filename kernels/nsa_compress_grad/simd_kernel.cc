@@ -15,10 +15,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "common/float_element.h"
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
-#include "common/thread_scratch.h"
+#include "cpu/float_element.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
+#include "cpu/thread_scratch.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "nsa_compress_grad/simd_windows.h"
 
@@ -220,7 +220,7 @@ void RowItem(const WindowItems& job, int64_t item) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "common/parallel_chunks.h"
+#include "cpu/parallel_chunks.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {

@@ -2,7 +2,7 @@
 // before D and N can be read, see README.md).
 #include <string>
 
-#include "common/checks.h"
+#include "catalogue/checks.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 
 namespace aclnn_check::nsa_compress_grad {

@@ -2,7 +2,7 @@
 // float32, one rounding per operation (built without contraction, like the cpu kernels) and one
 // more to the output dtype on store. x is [outer, 2 * half, inner]: A the first half along dim,
 // B the second; out[A] = dA, out[B] = dB.
-#include "common/cuda_view.cuh"
+#include "cuda/cuda_view.cuh"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {

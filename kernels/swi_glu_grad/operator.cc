@@ -1,5 +1,5 @@
 #include "aclnnop/aclnn_swi_glu_grad.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check {

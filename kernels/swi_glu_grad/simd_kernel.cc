@@ -9,9 +9,9 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "common/float_element.h"
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
+#include "cpu/float_element.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -127,7 +127,7 @@ void Range(DType dtype, const void* x, const void* grad, void* out, int64_t half
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "common/parallel_chunks.h"
+#include "cpu/parallel_chunks.h"
 
 namespace aclnn_check::swi_glu_grad {
 

@@ -1,7 +1,7 @@
 // aclnnSwiGluGrad(yGrad, x, dim, out).
 #pragma once
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check::swi_glu_grad {
 

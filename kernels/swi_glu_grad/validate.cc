@@ -1,5 +1,5 @@
 // The checks of SPEC 4.1 in their documented order, and the split of x that they guarantee.
-#include "common/checks.h"
+#include "catalogue/checks.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {

@@ -1,8 +1,8 @@
 // The cpu provider computes like a device: float32 arithmetic, each output rounded once, with
 // each operator's SIMD kernel (kernels/<folder>/simd_kernel.cc, the portable kernel.cc on the
 // views it does not take).
-#include "common/cpu_kernel.h"
-#include "providers/common/backend.h"
+#include "cpu/cpu_kernel.h"
+#include "providers/runtime/backend.h"
 
 namespace aclnn_check::provider {
 namespace {

@@ -5,10 +5,10 @@
 #include <string_view>
 
 #include "aclnn/aclnn_base.h"
-#include "common/cuda_kernel.h"
-#include "providers/common/backend.h"
-#include "providers/common/last_error.h"
-#include "providers/common/stream_launch.h"
+#include "cuda/cuda_kernel.h"
+#include "providers/runtime/backend.h"
+#include "providers/runtime/last_error.h"
+#include "providers/runtime/stream_launch.h"
 
 namespace aclnn_check::provider {
 namespace {

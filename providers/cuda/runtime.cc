@@ -8,7 +8,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
-#include "providers/common/last_error.h"
+#include "providers/runtime/last_error.h"
 
 namespace aclnn_check::provider {
 namespace {

@@ -1,5 +1,5 @@
 // The ref provider computes with the float64 reference and rounds each output once.
-#include "providers/common/backend.h"
+#include "providers/runtime/backend.h"
 
 namespace aclnn_check::provider {
 namespace {

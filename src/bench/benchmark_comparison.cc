@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

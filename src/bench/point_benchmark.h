@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cases/test_point.h"
-#include "provider/device.h"
+#include "device_access/device.h"
 
 namespace aclnn_check {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cases/test_point.h"
-#include "provider/device.h"
+#include "device_access/device.h"
 #include "runner/abi_params.h"
 #include "runner/execute.h"
 

@@ -10,8 +10,8 @@
 #include "cases/special_value.h"
 #include "cases/standard_distributions.h"
 #include "core/status.h"
-#include "validation/json_integers.h"
-#include "validation/json_schema.h"
+#include "json_input/json_integers.h"
+#include "json_input/json_schema.h"
 
 namespace aclnn_check {
 namespace {

@@ -15,10 +15,10 @@
 
 #include "check/cann_tolerance.h"
 #include "check/verdict_selection.h"
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "core/layout.h"
 #include "core/product.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

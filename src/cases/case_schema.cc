@@ -4,7 +4,7 @@
 
 #include "cases/standard_distributions.h"
 #include "check/verdict_selection.h"
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "core/tensor_view.h"
 
 namespace aclnn_check {

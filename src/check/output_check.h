@@ -12,7 +12,7 @@
 #include <string>
 
 #include "check/expectation.h"
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

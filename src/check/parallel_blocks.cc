@@ -11,7 +11,7 @@
 #include <mutex>
 #include <thread>
 
-#include "common/thread_pool.h"
+#include "core/thread_pool.h"
 
 namespace aclnn_check {
 namespace {

@@ -13,12 +13,12 @@
 #include "cases/case_file.h"
 #include "cases/test_point.h"
 #include "core/product.h"
-#include "provider/device.h"
-#include "provider/loader.h"
-#include "provider/provider.h"
+#include "device_access/device.h"
+#include "device_access/loader.h"
+#include "device_access/provider.h"
 #include "report/bench_history.h"
-#include "validation/input_error.h"
-#include "validation/json_schema.h"
+#include "json_input/input_error.h"
+#include "json_input/json_schema.h"
 
 namespace aclnn_check {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <ostream>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

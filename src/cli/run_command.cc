@@ -16,7 +16,7 @@
 #include "core/build_info.h"
 #include "cases/test_point.h"
 #include "import/case_import.h"
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "core/sha256.h"
 #include "results/atomic_file.h"
 #include "report/report_files.h"

@@ -5,13 +5,13 @@
 #include <memory>
 #include <optional>
 
-#include "provider/loader.h"
-#include "provider/provider.h"
+#include "device_access/loader.h"
+#include "device_access/provider.h"
 #include "results/atomic_file.h"
 #include "runner/isolation.h"
 #include "cli/run_command.h"
 #include "shrink/shrink_search.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

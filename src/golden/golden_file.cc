@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "results/json_number.h"
-#include "validation/json_integers.h"
+#include "json_input/json_integers.h"
 
 namespace aclnn_check {
 namespace {

@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "golden/hdf5_file.h"
 
 namespace aclnn_check {

@@ -5,8 +5,8 @@
 #include <ctime>
 
 #include "core/sha256.h"
-#include "provider/loader.h"
-#include "validation/input_error.h"
+#include "device_access/loader.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

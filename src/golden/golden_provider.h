@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/product.h"
-#include "provider/provider.h"
+#include "device_access/provider.h"
 
 namespace aclnn_check {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/tensor_view.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

@@ -3,9 +3,9 @@
 #include <filesystem>
 
 #include "import/python_literal.h"
-#include "validation/input_error.h"
-#include "validation/json_integers.h"
-#include "validation/json_schema.h"
+#include "json_input/input_error.h"
+#include "json_input/json_integers.h"
+#include "json_input/json_schema.h"
 
 namespace aclnn_check {
 namespace {

@@ -8,7 +8,7 @@
 #include "import/atk_json.h"
 #include "import/case_mapping.h"
 #include "import/st_csv.h"
-#include "validation/json_schema.h"
+#include "json_input/json_schema.h"
 
 namespace aclnn_check {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "import/case_mapping_builder.h"
-#include "validation/json_integers.h"
+#include "json_input/json_integers.h"
 
 namespace aclnn_check {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

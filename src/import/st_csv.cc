@@ -5,8 +5,8 @@
 
 #include "import/csv_table.h"
 #include "import/python_literal.h"
-#include "validation/input_error.h"
-#include "validation/json_integers.h"
+#include "json_input/input_error.h"
+#include "json_input/json_integers.h"
 
 namespace aclnn_check {
 namespace {

@@ -9,8 +9,8 @@
 #include "core/build_info.h"
 #include "results/cann_verdict_json.h"
 #include "results/test_point_json.h"
-#include "validation/json_schema.h"
-#include "common/operator.h"
+#include "json_input/json_schema.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

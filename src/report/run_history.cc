@@ -4,7 +4,7 @@
 #include <map>
 #include <optional>
 
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

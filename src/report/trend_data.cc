@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

@@ -8,7 +8,7 @@
 #include "report/html_resources.h"
 #include "report/run_history.h"
 #include "report/trend_data.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 

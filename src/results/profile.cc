@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validation/json_schema.h"
-#include "common/operator.h"
+#include "json_input/json_schema.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "common/abi_call.h"
-#include "common/operator.h"
-#include "provider/device.h"
+#include "catalogue/abi_call.h"
+#include "catalogue/operator.h"
+#include "device_access/device.h"
 
 namespace aclnn_check {
 

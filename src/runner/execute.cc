@@ -7,7 +7,7 @@
 #include <set>
 
 #include "cases/input_generator.h"
-#include "common/abi_call.h"
+#include "catalogue/abi_call.h"
 #include "core/status.h"
 #include "core/view_storage.h"
 #include "runner/abi_params.h"

@@ -9,7 +9,7 @@
 
 #include "cases/test_point.h"
 #include "core/host_tensor.h"
-#include "provider/device.h"
+#include "device_access/device.h"
 #include "results/profile.h"
 #include "results/result.h"
 

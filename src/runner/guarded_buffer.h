@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "provider/device.h"
+#include "device_access/device.h"
 
 namespace aclnn_check {
 

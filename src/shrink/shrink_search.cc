@@ -7,10 +7,10 @@
 #include <optional>
 
 #include "import/case_import.h"
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "runner/in_process.h"
 #include "runner/isolation.h"
-#include "validation/json_schema.h"
+#include "json_input/json_schema.h"
 
 namespace aclnn_check {
 namespace {

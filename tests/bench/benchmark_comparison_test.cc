@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "provider/device.h"
-#include "provider/provider.h"
+#include "device_access/device.h"
+#include "device_access/provider.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {

@@ -13,9 +13,9 @@
 #include <limits>
 #include <string_view>
 
-#include "common/cpu_kernel.h"
+#include "cpu/cpu_kernel.h"
 #include "core/tensor_view.h"
-#include "providers/common/backend.h"
+#include "providers/runtime/backend.h"
 
 #ifndef ACLNN_FAULT
 #error "ACLNN_FAULT must name the planted fault"

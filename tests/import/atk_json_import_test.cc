@@ -6,7 +6,7 @@
 #include "import/atk_json.h"
 #include "import/case_import.h"
 #include "import/import_test_data.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "import/csv_table.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

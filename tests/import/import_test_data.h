@@ -8,7 +8,7 @@
 #include <string>
 
 #include "import/case_import.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 #include "support/source_files.h"
 
 namespace aclnn_check::testing {

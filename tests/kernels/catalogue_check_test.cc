@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 
 namespace aclnn_check {
 namespace {

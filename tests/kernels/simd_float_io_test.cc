@@ -1,4 +1,4 @@
-// The SIMD kernels' float16/bfloat16 loads and stores (kernels/common/simd_float_io-inl.h) against
+// The SIMD kernels' float16/bfloat16 loads and stores (kernels/cpu/simd_float_io-inl.h) against
 // core/dtype's scalar encodings, bit for bit, on every Highway target this machine runs, with and
 // without AVX512-BF16's conversion instruction, plain and streamed (non-temporal).
 #undef HWY_TARGET_INCLUDE
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/simd_float_io-inl.h"
+#include "cpu/simd_float_io-inl.h"
 #include "hwy/cache_control.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -71,7 +71,7 @@ HWY_AFTER_NAMESPACE();
 #include <random>
 #include <string>
 
-#include "common/cpu_features.h"
+#include "cpu/cpu_features.h"
 #include "core/dtype.h"
 #include "hwy/aligned_allocator.h"
 #include "hwy/targets.h"

@@ -1,4 +1,4 @@
-// MapElements (kernels/common/simd_streams-inl.h) on every Highway target this machine runs:
+// MapElements (kernels/cpu/simd_streams-inl.h) on every Highway target this machine runs:
 // whole vectors and the tail, with the outputs stored plainly or streamed past the caches, on
 // aligned and unaligned output streams (which fall back to plain stores), never writing past n,
 // in every dtype (bfloat16 pairs reorder elements between their load and store on SSSE3 to AVX2).
@@ -11,8 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/simd_float_io-inl.h"
-#include "common/simd_streams-inl.h"
+#include "cpu/simd_float_io-inl.h"
+#include "cpu/simd_streams-inl.h"
 
 #ifndef ACLNN_CHECK_TESTS_KERNELS_SIMD_STREAMS_FACTOR_
 #define ACLNN_CHECK_TESTS_KERNELS_SIMD_STREAMS_FACTOR_  // once, not once per target

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/thread_pool.h"
+#include "core/thread_pool.h"
 
 namespace aclnn_check {
 namespace {

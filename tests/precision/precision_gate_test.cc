@@ -9,7 +9,7 @@
 
 #include "golden/golden_record.h"
 #include "golden/recorded_benchmark.h"
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"

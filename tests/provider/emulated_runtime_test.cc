@@ -12,7 +12,7 @@
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardswish_backward.h"
-#include "provider/loader.h"
+#include "device_access/loader.h"
 
 namespace aclnn_check {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "runner/determinism.h"
 #include "cli/run_command.h"
 #include "support/source_files.h"

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/dtype.h"
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"

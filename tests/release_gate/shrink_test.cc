@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "shrink/shrink_search.h"
 #include "support/source_files.h"

@@ -13,7 +13,7 @@
 #include "cases/standard_distributions.h"
 #include "cases/test_point.h"
 #include "cli/run_command.h"
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 

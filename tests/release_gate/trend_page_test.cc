@@ -15,7 +15,7 @@
 #include "support/headless_chromium.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
-#include "validation/input_error.h"
+#include "json_input/input_error.h"
 
 namespace aclnn_check {
 namespace {

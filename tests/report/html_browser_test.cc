@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "results/atomic_file.h"
 #include "report/html_report.h"
 #include "cli/run_command.h"

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "support/temp_dir.h"
 #include "support/source_files.h"

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "provider/loader.h"
+#include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "support/source_files.h"
 
 namespace aclnn_check {

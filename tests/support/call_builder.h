@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/operator.h"
+#include "catalogue/operator.h"
 #include "core/host_tensor.h"
 
 namespace aclnn_check::testing {

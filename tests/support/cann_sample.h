@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
-#include "common/abi_call.h"
-#include "provider/provider.h"
+#include "catalogue/abi_call.h"
+#include "device_access/provider.h"
 #include "support/call_builder.h"
 
 namespace aclnn_check::testing {

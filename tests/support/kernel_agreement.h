@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "check/output_check.h"
-#include "common/cpu_kernel.h"
+#include "cpu/cpu_kernel.h"
 #include "support/call_builder.h"
 
 namespace aclnn_check::testing {

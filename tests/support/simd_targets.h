@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "common/operator.h"
-#include "common/thread_pool.h"
+#include "catalogue/operator.h"
+#include "core/thread_pool.h"
 #include "core/tensor_view.h"
 #include "hwy/targets.h"
 #include "hwy/tests/hwy_gtest.h"

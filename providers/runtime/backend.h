@@ -1,0 +1,22 @@
+// How a bundled provider computes: each provider library (cpu, ref, cuda) defines ActiveBackend().
+#pragma once
+
+#include <cstdint>
+
+#include "catalogue/operator.h"
+
+namespace aclnn_check::provider {
+
+struct ComputeBackend {
+  const char* name;
+  uint64_t (*workspace_bytes)(const Operator& op, const OpArgs& args);
+  // The work of an execute call on the host (host_stream_launch.cc); the cuda provider enqueues
+  // its kernels in its own LaunchOnStream instead.
+  void (*run)(const Operator& op, const OpArgs& args, void* workspace);
+  // Replaces Operator::Validate when set; only the test-only faulty providers set it.
+  CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product) = nullptr;
+};
+
+const ComputeBackend& ActiveBackend();
+
+}  // namespace aclnn_check::provider

@@ -1,0 +1,71 @@
+// A loaded provider: the runtime and object functions it must export, and the operator pairs it
+// may export. Everything the harness calls on a device goes through this table.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "acl/acl_rt.h"
+#include "catalogue/operator.h"
+#include "device_access/loader.h"
+
+namespace aclnn_check {
+
+struct RuntimeApi {
+  decltype(&aclInit) init;
+  decltype(&aclFinalize) finalize;
+  decltype(&aclrtSetDevice) set_device;
+  decltype(&aclrtResetDevice) reset_device;
+  decltype(&aclrtCreateStream) create_stream;
+  decltype(&aclrtDestroyStream) destroy_stream;
+  decltype(&aclrtSynchronizeStream) synchronize_stream;
+  decltype(&aclrtMalloc) malloc;
+  decltype(&aclrtFree) free;
+  decltype(&aclrtMemcpy) memcpy;
+  decltype(&aclrtGetSocName) get_soc_name;         // optional: nullptr when absent
+  decltype(&aclGetRecentErrMsg) recent_error;      // optional
+  decltype(&aclCreateTensor) create_tensor;
+  decltype(&aclDestroyTensor) destroy_tensor;
+  decltype(&aclCreateIntArray) create_int_array;
+  decltype(&aclDestroyIntArray) destroy_int_array;
+  decltype(&aclCreateBoolArray) create_bool_array;
+  decltype(&aclDestroyBoolArray) destroy_bool_array;
+};
+
+// Every operator's execute function has this prototype.
+using ExecuteFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size,
+                                        aclOpExecutor* executor, aclrtStream stream);
+
+struct OperatorSymbols {
+  void* get_workspace_size = nullptr;
+  ExecuteFunction execute = nullptr;
+};
+
+class Provider {
+ public:
+  // spec: "cpu", "ref", "cuda" or PATH[:PATH...]. Throws ProviderError.
+  static std::unique_ptr<Provider> Load(const std::string& spec);
+
+  const std::string& spec() const { return spec_; }
+  const std::vector<std::string>& paths() const { return libraries_.paths(); }
+  const RuntimeApi& api() const { return api_; }
+  // nullptr when the provider does not export the operator's pair.
+  const OperatorSymbols* Symbols(const Operator& op) const;
+  // aclrtGetSocName's answer, when the provider has it and it answers.
+  std::optional<std::string> SocName() const;
+  // aclGetRecentErrMsg's answer, or "".
+  std::string RecentError() const;
+
+ private:
+  Provider(std::string spec, std::vector<std::string> paths);
+
+  std::string spec_;
+  SharedLibraries libraries_;
+  RuntimeApi api_{};
+  std::vector<std::optional<OperatorSymbols>> operators_;  // indexed like Catalogue()
+};
+
+}  // namespace aclnn_check
