@@ -44,23 +44,30 @@ class Oracle:
         self.documented = getattr(module, "documented", None)
 
 
-def load_oracles():
-    """Every operator folder with an oracle.py, by the operator name in its operator.json."""
-    sys.path.insert(0, TOOLS)  # the oracles import oracle_support
-    oracles = {}
+def load_operator_modules(file_name, required):
+    """kernels/<folder>/<file_name> of every operator folder that has one, loaded as a module, by
+    the operator name in the folder's operator.json; `required` is the function each must define."""
+    sys.path.insert(0, TOOLS)  # they import oracle_support and torch_benchmark_support
+    modules = {}
     for folder in sorted(os.listdir(KERNELS)):
-        path = os.path.join(KERNELS, folder, "oracle.py")
+        path = os.path.join(KERNELS, folder, file_name)
         if not os.path.isfile(path):
             continue
         with open(os.path.join(KERNELS, folder, "operator.json"), encoding="utf-8") as description:
             name = json.load(description)["name"]
-        spec = importlib.util.spec_from_file_location(f"oracle_{folder}", path)
+        spec = importlib.util.spec_from_file_location(f"{os.path.splitext(file_name)[0]}_{folder}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        if not callable(getattr(module, "expected", None)):
-            sys.exit(f"{path}: expected(inputs, params, tensors) missing")
-        oracles[name] = Oracle(folder, module)
-    return oracles
+        if not callable(getattr(module, required, None)):
+            sys.exit(f"{path}: {required}(...) missing")
+        modules[name] = (folder, module)
+    return modules
+
+
+def load_oracles():
+    """Every operator folder with an oracle.py, by the operator name in its operator.json."""
+    return {name: Oracle(folder, module)
+            for name, (folder, module) in load_operator_modules("oracle.py", "expected").items()}
 
 
 def same(a, b):
