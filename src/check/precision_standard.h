@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -54,9 +55,13 @@ struct ErrorMetrics {
 // The inf/NaN classes (section 5.3.3) over elements where golden, device or benchmark is not finite:
 // correct when the device matches the benchmark or golden, wrong when golden and benchmark agree and
 // the device does not, inspect otherwise (all three differ). "Agree" compares classes: finite, +inf,
-// -inf, NaN. Without a benchmark the device must match golden (wrong otherwise).
+// -inf, NaN. Without a benchmark the device must match golden (wrong otherwise). The standard
+// judges these elements "combined with the formula": where a documented rule accepts the device's
+// value (SPEC 4's element rules, such as either sign of infinity at x = -0, and SPEC 5's overflow
+// that the bound leaves undecided), the element is correct whatever the others hold (by_rule).
 struct SpecialValueClasses {
-  int64_t correct = 0;
+  int64_t correct = 0;  // by_rule included
+  int64_t by_rule = 0;
   int64_t wrong = 0;
   int64_t inspect = 0;
   int64_t first_wrong = -1;  // element index
@@ -89,13 +94,18 @@ struct DoubleBenchmarkComparison {
   std::array<double, 4> ratios{};  // by RatioKind
 };
 
+// Whether a documented rule accepts the device's value at an element (asked only of elements the
+// inf/NaN classes judge); empty: no rule is known, classes alone decide.
+using DocumentedValue = std::function<bool(size_t index)>;
+
 // Measures device and benchmark against golden over the same elements.
 DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device, std::span<const double> benchmark,
-                                                 std::span<const double> golden, DType out);
+                                                 std::span<const double> golden, DType out,
+                                                 const DocumentedValue& documented = {});
 
 // Device metrics alone (no benchmark): what report.json shows when none was given.
 ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<const double> golden, DType out,
-                                  SpecialValueClasses* specials = nullptr);
+                                  SpecialValueClasses* specials = nullptr, const DocumentedValue& documented = {});
 
 // The ratios over their limits at a level, as "mare 3.1 > 2" phrases; empty: passed. Wrong special
 // values fail too; elements flagged for inspection do not (they are reported).

@@ -35,7 +35,9 @@ json OutputPrecisionJson(const OutputPrecision& p) {
         {"special_mismatches", p.single.special_mismatches},
         {"passed", p.single.passed}}},
       {"device", ErrorMetricsJson(p.device)},
-      {"specials", {{"correct", p.specials.correct}, {"wrong", p.specials.wrong}, {"inspect", p.specials.inspect}}},
+      {"specials",
+       {{"correct", p.specials.correct}, {"by_rule", p.specials.by_rule}, {"wrong", p.specials.wrong},
+        {"inspect", p.specials.inspect}}},
   };
   if (p.comparison) {
     out["benchmark"] = ErrorMetricsJson(p.comparison->benchmark);
@@ -85,7 +87,10 @@ std::string PrecisionLines(const json& point) {
       text += "; no benchmark: " + p.at("benchmark_missing").get<std::string>();
     }
     const json& s = p.at("specials");
-    text += "; inf/NaN " + s.at("correct").dump() + " correct, " + s.at("wrong").dump() + " wrong, " +
+    const int64_t by_rule = s.value("by_rule", int64_t{0});
+    text += "; inf/NaN " + s.at("correct").dump() + " correct" +
+            (by_rule > 0 ? " (" + std::to_string(by_rule) + " by a documented rule)" : "") + ", " +
+            s.at("wrong").dump() + " wrong, " +
             s.at("inspect").dump() + " to inspect; single_bm " +
             (p.at("single_bm").at("passed").get<bool>() ? "passed" : "failed") + " (MERE " +
             Short(p.at("single_bm").at("mere")) + ", MARE " + Short(p.at("single_bm").at("mare")) + ")\n";

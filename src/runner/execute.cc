@@ -141,6 +141,23 @@ std::string ReproCommand(const TestPoint& point, const RunContext& context) {
   return context.repro_prefix + " " + cases + " --filter " + ShellQuote(point.id);
 }
 
+Tolerance ToleranceOf(const TestPoint& point, std::string_view output) {
+  const OutputTolerance& documented = point.op().Tolerance(output);
+  Tolerance tolerance{documented.ulp, documented.c, DType::kFloat32};
+  const CaseFile& c = *point.case_file;
+  if (c.ulp) tolerance.ulp = *c.ulp;
+  if (c.c) tolerance.c = *c.c;
+  if (auto it = c.c_by_output.find(std::string(output)); it != c.c_by_output.end()) tolerance.c = it->second;
+  return tolerance;
+}
+
+ExpectationLookup ExpectationsOf(const Profiles& profiles) {
+  return [&profiles](const RuleDef& rule) -> const Expectation& {
+    const RuleOverride* o = profiles.Find(rule.id);
+    return o && o->expect ? *o->expect : DocumentedExpectation(rule);
+  };
+}
+
 uint64_t EstimatedBytes(const TestPoint& point) {
   uint64_t bytes = 0;
   const OpArgs args = DescriptorArgs(point);
@@ -386,20 +403,9 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
             bytes.insert(bytes.end(), element, element + size);
           });
         }
-        const OutputTolerance& documented = op.Tolerance(def.name);
-        Tolerance tolerance{documented.ulp, documented.c, DType::kFloat32};
         const CaseFile& c = *point.case_file;
-        if (c.ulp) tolerance.ulp = *c.ulp;
-        if (c.c) tolerance.c = *c.c;
-        if (auto it = c.c_by_output.find(std::string(def.name)); it != c.c_by_output.end()) {
-          tolerance.c = it->second;
-        }
-        const Profiles& profiles = *context.profiles;
-        const OutputCheck check = CheckOutput(
-            op, expected, device, view.dtype, tolerance, [&](const RuleDef& rule) -> const Expectation& {
-              const RuleOverride* o = profiles.Find(rule.id);
-              return o && o->expect ? *o->expect : DocumentedExpectation(rule);
-            });
+        const OutputCheck check = CheckOutput(op, expected, device, view.dtype, ToleranceOf(point, def.name),
+                                              ExpectationsOf(*context.profiles));
         OutputResult output{.name = std::string(def.name),
                             .dtype = std::string(DTypeName(view.dtype)),
                             .metrics = check.metrics};

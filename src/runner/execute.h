@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cases/test_point.h"
+#include "check/output_check.h"
 #include "core/host_tensor.h"
 #include "device_access/device.h"
 #include "results/profile.h"
@@ -79,6 +80,12 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
 TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* prepared,
                                   const DeviceSession& session, const RunContext& context,
                                   CapturedOutputs* captured);
+
+// An output's element bound: the operator's documented ulp and c, with the case file's overrides.
+Tolerance ToleranceOf(const TestPoint& point, std::string_view output);
+
+// Element rules' expectations: a profile's override, else the documented one.
+ExpectationLookup ExpectationsOf(const Profiles& profiles);
 
 // Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
 // values, the reference): what --max-memory is compared with.

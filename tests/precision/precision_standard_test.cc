@@ -93,6 +93,32 @@ TEST(PrecisionStandard, InfNanClasses) {
   EXPECT_FALSE(DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL0).empty());
 }
 
+// Section 5.3.3 judges inf/NaN "combined with the formula": an element whose value a documented
+// rule accepts (here elements 0 and 3, as -inf for +inf at logit's x = -0) is correct by rule, the
+// others keep their classes, and the rule is asked only about elements the classes do not settle.
+TEST(PrecisionStandard, ADocumentedRuleDecidesTheInfNanClassOfItsElements) {
+  const double inf = INFINITY, nan = NAN;
+  const std::vector<double> golden = {inf, inf, nan, 1, 5};
+  const std::vector<double> benchmark = {inf, inf, nan, 1, 5};
+  const std::vector<double> device = {-inf, -inf, 0, inf, 5};
+  std::vector<size_t> asked;
+  const DocumentedValue documented = [&](size_t i) {
+    asked.push_back(i);
+    return i == 0 || i == 3;
+  };
+  const DoubleBenchmarkComparison c =
+      CompareDoubleBenchmark(device, benchmark, golden, DType::kFloat32, documented);
+  EXPECT_EQ(c.specials.correct, 2);
+  EXPECT_EQ(c.specials.by_rule, 2);
+  EXPECT_EQ(c.specials.wrong, 2);
+  EXPECT_EQ(c.specials.first_wrong, 1);
+  EXPECT_EQ(asked, (std::vector<size_t>{0, 1, 2, 3}));
+  SpecialValueClasses alone;
+  MeasureAgainstGolden(device, golden, DType::kFloat32, &alone, documented);
+  EXPECT_EQ(alone.by_rule, 2);
+  EXPECT_EQ(alone.wrong, 2);
+}
+
 TEST(PrecisionStandard, AGoldenBeyondTheDtypesRangeIsItsInfinity) {
   // bfloat16: 1.5 * the largest finite value rounds to inf; a device that overflows is right there,
   // whatever a benchmark that computed a smaller finite value says.
