@@ -15,10 +15,10 @@
 namespace aclnn_check {
 namespace {
 
-int WriteGoldenInputs(const std::vector<std::string>& cases, const std::string& filter,
+int WriteGoldenInputs(const std::vector<std::string>& cases, const std::string& filter, int recheck_runs,
                       const std::string& output) {
   try {
-    const std::vector<GoldenPoint> points = GenerateGoldenInputs(cases, filter);
+    const std::vector<GoldenPoint> points = GenerateGoldenInputs(cases, filter, recheck_runs);
     GoldenFile file;
     file.attributes = {{"kind", "inputs"},
                        {"created", UtcTimestamp()},
@@ -94,13 +94,21 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
     std::vector<std::string> cases;
     std::string filter = "*";
     std::string output;
+    int recheck = 0;
   };
   auto inputs_options = std::make_shared<InputsOptions>();
   auto* inputs = golden->add_subcommand("inputs", "Write the inputs of test points, as the harness generates them, for tools/gen_golden.py");
   inputs->add_option("cases", inputs_options->cases, "Case files or folders (golden/cases)")->required();
   inputs->add_option("--filter", inputs_options->filter, "Glob on test point ids")->capture_default_str();
   inputs->add_option("-o,--output", inputs_options->output, "The .h5 file to write")->required();
-  inputs->callback([=] { *exit_code = WriteGoldenInputs(inputs_options->cases, inputs_options->filter, inputs_options->output); });
+  inputs->add_option("--recheck", inputs_options->recheck,
+                     "Also each point's first N fresh-seed runs of `run --recheck` (for a recorded benchmark "
+                     "that serves the re-check)")
+      ->check(CLI::NonNegativeNumber);
+  inputs->callback([=] {
+    *exit_code = WriteGoldenInputs(inputs_options->cases, inputs_options->filter, inputs_options->recheck,
+                                   inputs_options->output);
+  });
 
   auto verify_options = std::make_shared<GoldenVerifyOptions>();
   auto* verify = golden->add_subcommand("verify", "Run a provider on the golden inputs and check its outputs against the oracle's");
@@ -120,6 +128,10 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
   record->add_option("-o,--output", record_options->output, "The .h5 file to write")->required();
   record->add_flag("--with-inputs", record_options->with_inputs,
                    "Store each point's inputs too (a benchmark run for `run --benchmark-run`)");
+  record->add_option("--recheck", record_options->recheck,
+                     "Also each point's first N fresh-seed runs of `run --recheck`, with inputs (a benchmark run "
+                     "that serves the re-check)")
+      ->check(CLI::NonNegativeNumber);
   record->callback([=] { *exit_code = RecordGolden(*record_options); });
 
   struct DiffOptions {

@@ -8,6 +8,7 @@
 #include "golden/golden_file.h"
 #include "golden/golden_provider.h"
 #include "golden/stored_point.h"
+#include "runner/precision_gate.h"
 #include "results/profile.h"
 
 namespace aclnn_check {
@@ -33,27 +34,37 @@ int RecordGolden(const GoldenRecordOptions& options) {
       const CaseFile case_file = LoadCaseFile(path);
       for (const TestPoint& point : ExpandCase(case_file, loaded.product)) {
         if (!point.expected.ok() || fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
-        DeviceOutputs outputs;
-        std::optional<PreparedPoint> prepared;
-        GoldenValues inputs;
-        if (options.with_inputs) {
-          prepared = PreparePoint(point);
-          inputs = GoldenInputsOf(point, *prepared).inputs;
+        const auto record = [&](const TestPoint& run, const std::string& id, bool with_inputs) {
+          DeviceOutputs outputs;
+          std::optional<PreparedPoint> prepared;
+          GoldenValues inputs;
+          if (with_inputs) {
+            prepared = PreparePoint(run);
+            inputs = GoldenInputsOf(run, *prepared).inputs;
+          }
+          const TestPointResult result = ExecutePreparedPoint(run, std::move(prepared), session, context, &outputs);
+          if (outputs.empty()) return;  // nothing computed: no outputs to compare later
+          GoldenPoint stored;
+          stored.id = id;
+          stored.op = &run.op();
+          stored.case_path = run.case_file->path;
+          stored.dtype = run.dtype;
+          stored.plan = run.plan;
+          stored.verdict = std::string(VerdictName(result.verdict));
+          for (const auto& [name, values] : outputs) elements += values.size();
+          stored.device = std::move(outputs);
+          stored.inputs = std::move(inputs);
+          writer.Add(stored);
+          ++points;
+        };
+        record(point, point.id, options.with_inputs);
+        for (int run = 0; run < options.recheck; ++run) {
+          CaseFile fresh_case = case_file;
+          fresh_case.seed = RecheckSeed(case_file.seed, point.id, run);
+          TestPoint fresh = point;
+          fresh.case_file = &fresh_case;
+          record(fresh, RecheckPointId(point.id, run), true);
         }
-        const TestPointResult result = ExecutePreparedPoint(point, std::move(prepared), session, context, &outputs);
-        if (outputs.empty()) continue;  // nothing computed: no outputs to compare later
-        GoldenPoint stored;
-        stored.id = point.id;
-        stored.op = &point.op();
-        stored.case_path = point.case_file->path;
-        stored.dtype = point.dtype;
-        stored.plan = point.plan;
-        stored.verdict = std::string(VerdictName(result.verdict));
-        for (const auto& [name, values] : outputs) elements += values.size();
-        stored.device = std::move(outputs);
-        stored.inputs = std::move(inputs);
-        writer.Add(stored);
-        ++points;
       }
     }
     std::cout << "recorded " << points << " test points (" << elements << " output elements) of provider "

@@ -18,6 +18,9 @@ struct GoldenRecordOptions {
   // Store each point's inputs too, so the run can serve as the benchmark of `run --benchmark-run`
   // (which checks that the benchmark ran on the harness's inputs bit for bit).
   bool with_inputs = false;
+  // Also each point's first N fresh-seed runs of `run --recheck` (under RecheckPointId, with
+  // inputs), so the recorded run can serve the re-check as well.
+  int recheck = 0;
 };
 
 // Exit code: 0 written (whatever the points' verdicts: they are stored with the outputs), 2 bad

@@ -17,16 +17,19 @@ namespace aclnn_check {
 // and every floating dtype.
 constexpr Product kGoldenProduct = Product::kA2;
 
-// Whether a point belongs in golden data: the validation accepts it, it has no empty tensor, and
-// the reference computes at least one output (an oracle has nothing to say about the rest).
+// Whether a point belongs in golden data: the validation accepts it and the reference computes at
+// least one output with elements (an oracle has nothing to say about the rest). Empty inputs are
+// kept where an output has elements (LayerNorm's gradWeight over zero rows is zeros).
 bool WorthAnOracle(const TestPoint& point, const PreparedPoint& prepared);
 
 // The point's id, op, parameters, tensor plans and inputs (after derived inputs are recomputed).
 GoldenPoint GoldenInputsOf(const TestPoint& point, const PreparedPoint& prepared);
 
-// Every point of the case files (filtered by a glob on ids) worth an oracle, with its inputs.
+// Every point of the case files (filtered by a glob on ids) worth an oracle, with its inputs;
+// with recheck_runs > 0 also each point's first recheck_runs fresh-seed runs of `run --recheck`,
+// under RecheckPointId, so that a recorded benchmark made from them serves the re-check.
 std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& cases,
-                                              const std::string& filter);
+                                              const std::string& filter, int recheck_runs = 0);
 
 // A stored point as a test point of its own: a one-point case file (path = the golden file) with
 // the documented tolerances, contiguous layout, and the expectation of the operator's validation.

@@ -54,6 +54,27 @@ std::map<std::string, std::vector<double>> InputValues(const Operator& op, const
   return inputs;
 }
 
+// Whether SPEC 4's element rule of an element, or SPEC 5's overflow the bound leaves undecided,
+// accepts the device's value there: the "formula" the standard's inf/NaN judgement combines with.
+DocumentedValue DocumentedValueOf(const TestPoint& point, const ReferenceOutput& reference,
+                                  const std::vector<double>& device, DType dtype, const std::string& output,
+                                  const Profiles& profiles) {
+  const Operator& op = point.op();
+  const Tolerance tolerance = ToleranceOf(point, output);
+  const ExpectationLookup expectation_of = ExpectationsOf(profiles);
+  return [&op, &reference, &device, dtype, tolerance, expectation_of](size_t i) {
+    if (i >= device.size() || i >= reference.value.size()) return false;
+    const double mag = i < reference.mag.size() ? reference.mag[i] : 0.0;
+    if (i < reference.rule.size() && reference.rule[i] != kNoRule) {
+      const double alt = i < reference.alt.size() ? reference.alt[i] : 0.0;
+      return expectation_of(op.RuleOfTag(reference.rule[i])).Accepts(device[i], reference.value[i], alt, mag, dtype,
+                                                                    tolerance);
+    }
+    return OverflowUndecided(reference.value[i], mag, dtype, tolerance) &&
+           CheckElement(device[i], reference.value[i], mag, dtype, tolerance).pass;
+  };
+}
+
 RunContext PlainContext(const RunContext& context) {
   RunContext plain = context;
   plain.repeat = 1;
@@ -75,6 +96,10 @@ PrecisionGate::~PrecisionGate() = default;
 
 uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run) {
   return Mix(Mix(case_seed ^ HashText(point_id)) + static_cast<uint64_t>(run) + 1);
+}
+
+std::string RecheckPointId(const std::string& point_id, int run) {
+  return point_id + "#recheck" + std::to_string(run);
 }
 
 nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options) {
@@ -133,15 +158,22 @@ BenchmarkLookup PrecisionGate::BenchmarkOf(const TestPoint& point, const Prepare
   return {{}, "no benchmark given (--benchmark-run or --benchmark-provider)"};
 }
 
+BenchmarkLookup PrecisionGate::FreshSeedBenchmark(const TestPoint& fresh, const PreparedPoint& prepared, int run,
+                                                  Product product) const {
+  if (!options_.benchmark_provider.empty()) return RunBenchmarkProvider(fresh, prepared, product);
+  return options_.benchmark_run->Find(RecheckPointId(fresh.id, run), InputValues(fresh.op(), prepared));
+}
+
 nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
                                       const std::vector<std::pair<std::string, RatioKind>>& failed,
                                       const DeviceSession& session, const RunContext& context, bool* passed) const {
   *passed = false;
   nlohmann::json recheck = {{"requested_runs", options_.recheck}, {"minimum_runs", kMinimumRecheckRuns},
                             {"resamples", kBootstrapResamples}};
-  if (options_.benchmark_provider.empty()) {
+  if (options_.benchmark_provider.empty() && !options_.benchmark_run) {
     recheck["runs"] = 0;
-    recheck["why"] = "fresh seeds need a benchmark implementation that runs on new inputs: give --benchmark-provider";
+    recheck["why"] = "fresh seeds need a benchmark on new inputs: give --benchmark-provider, or a --benchmark-run "
+                     "made from `golden inputs --recheck N`";
     return recheck;
   }
   const RunContext plain = PlainContext(context);
@@ -154,15 +186,16 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
     TestPoint fresh = point;
     fresh.case_file = &fresh_case;
     const PreparedPoint prepared = PreparePoint(fresh);
+    // The benchmark first: a recorded run that lacks this seed costs no device call.
+    const BenchmarkLookup benchmark = FreshSeedBenchmark(fresh, prepared, run, context.product);
+    if (!benchmark.missing.empty()) {
+      skipped = benchmark.missing;
+      continue;
+    }
     CapturedOutputs device;
     const TestPointResult result = ExecuteOnPrepared(fresh, &prepared, session, plain, &device);
     if (result.status != 0 || result.execute_status != 0 || !prepared.reference) {
       skipped = "the device's call failed on seed " + std::to_string(fresh_case.seed);
-      continue;
-    }
-    const BenchmarkLookup benchmark = RunBenchmarkProvider(fresh, prepared, context.product);
-    if (!benchmark.missing.empty()) {
-      skipped = benchmark.missing;
       continue;
     }
     bool complete = true;
@@ -226,17 +259,20 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
     const auto values = device.values.find(output.name);
     const std::optional<size_t> slot = SlotNamed(op, output.name);
     if (values == device.values.end() || !slot) continue;
-    const std::vector<double>& golden = prepared.reference->outputs[*slot].value;
+    const ReferenceOutput& reference = prepared.reference->outputs[*slot];
+    const std::vector<double>& golden = reference.value;
     const DType dtype = prepared.tensors[*slot]->view().dtype;
+    const DocumentedValue documented =
+        DocumentedValueOf(point, reference, values->second, dtype, output.name, *context.profiles);
     OutputPrecision p;
     p.single = JudgeSingleBenchmark(values->second, golden, dtype);
     const auto bench = benchmark.values.find(output.name);
     if (bench != benchmark.values.end() && bench->second.size() == values->second.size()) {
-      p.comparison = CompareDoubleBenchmark(values->second, bench->second, golden, dtype);
+      p.comparison = CompareDoubleBenchmark(values->second, bench->second, golden, dtype, documented);
       p.device = p.comparison->device;
       p.specials = p.comparison->specials;
     } else {
-      p.device = MeasureAgainstGolden(values->second, golden, dtype, &p.specials);
+      p.device = MeasureAgainstGolden(values->second, golden, dtype, &p.specials, documented);
       p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
                             : bench == benchmark.values.end()
                                 ? "the benchmark has no output " + output.name

@@ -5,7 +5,7 @@
 // The benchmark is a recorded run (--benchmark-run FILE: `golden record`, or
 // tools/torch_benchmark_run.py) or a second provider run in the same worker
 // (--benchmark-provider). A point that fails the double benchmark is re-checked with --recheck N
-// fresh seeds against the benchmark provider.
+// fresh seeds against the benchmark provider, or against the recorded run's fresh-seed points.
 #pragma once
 
 #include <map>
@@ -63,6 +63,8 @@ class PrecisionGate {
  private:
   BenchmarkLookup BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
   BenchmarkLookup RunBenchmarkProvider(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
+  BenchmarkLookup FreshSeedBenchmark(const TestPoint& fresh, const PreparedPoint& prepared, int run,
+                                     Product product) const;
   nlohmann::json Recheck(const TestPoint& point, const std::vector<std::pair<std::string, RatioKind>>& failed,
                          const DeviceSession& session, const RunContext& context, bool* passed) const;
 
@@ -77,5 +79,9 @@ nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options);
 
 // The seed of fresh-seed run `run` of a point: derived from the case's seed and the point's id.
 uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run);
+
+// The id under which a recorded run holds fresh-seed run `run` of a point (`golden inputs
+// --recheck N` writes them, so that a recorded benchmark such as PyTorch's can serve the re-check).
+std::string RecheckPointId(const std::string& point_id, int run);
 
 }  // namespace aclnn_check

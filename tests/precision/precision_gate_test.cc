@@ -167,6 +167,55 @@ TEST(PrecisionGate, ARecheckBelowTwoHundredRunsFailsAndTwoHundredConfirmsTheFaul
   }
 }
 
+// A recorded benchmark serves the re-check when it holds the fresh-seed runs (`golden record
+// --recheck N`, or `golden inputs --recheck N` for tools/torch_benchmark_run.py); without them the
+// re-check has no runs and the failure stands.
+TEST(PrecisionGate, ARecordedRunWithFreshSeedRunsServesTheRecheck) {
+  testing::TempDir dir, bare_dir;
+  std::string one_point = kCase;
+  const std::string shapes = "[[4096], [3, 65, 7]]";
+  one_point.replace(one_point.find(shapes), shapes.size(), "[[512]]");
+  dir.Write("cases/gate.json", one_point);
+  GoldenRecordOptions record;
+  record.cases = {(dir.path() / "cases").string()};
+  record.provider = "cpu";
+  record.output = (dir.path() / "cpu_run.h5").string();
+  record.with_inputs = true;
+  record.recheck = 200;
+  ASSERT_EQ(RecordGolden(record), 0);
+  PrecisionGateOptions precision;
+  precision.verdict = ParseVerdicts({"double_bm:L2"});
+  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  precision.recheck = 200;
+  const Outcome full = RunGate(dir, Truncating(), precision, one_point);
+  EXPECT_EQ(full.exit_code, 1);
+  ASSERT_EQ(full.report.at("test_points").size(), 2u);
+  for (const json& point : full.report.at("test_points")) {
+    const json& r = point.at("precision").at("recheck");
+    EXPECT_EQ(r.at("runs"), 200) << r.dump();
+    EXPECT_FALSE(r.contains("why")) << r.dump();
+    ASSERT_FALSE(r.at("intervals").empty());
+    for (const json& interval : r.at("intervals")) {
+      EXPECT_GT(interval.at("ci_lower").get<double>(), 1.0) << interval.dump();
+    }
+  }
+
+  bare_dir.Write("cases/gate.json", one_point);
+  record.cases = {(bare_dir.path() / "cases").string()};
+  record.output = (bare_dir.path() / "cpu_run.h5").string();
+  record.recheck = 0;
+  ASSERT_EQ(RecordGolden(record), 0);
+  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  const Outcome bare = RunGate(bare_dir, Truncating(), precision, one_point);
+  EXPECT_EQ(bare.exit_code, 1);
+  for (const json& point : bare.report.at("test_points")) {
+    const json& r = point.at("precision").at("recheck");
+    EXPECT_EQ(r.at("runs"), 0);
+    EXPECT_NE(r.at("why").get<std::string>().find("fewer than the standard's 200"), std::string::npos);
+    EXPECT_NE(r.at("skipped").get<std::string>().find("#recheck"), std::string::npos) << r.dump();
+  }
+}
+
 TEST(PrecisionGate, ARecordedRunServesAsBenchmarkAndPointsItLacksFail) {
   testing::TempDir dir;
   dir.Write("cases/gate.json", kCase);
