@@ -1,4 +1,4 @@
-// The cuda provider's kernel: kernel.cc's algebraic form (CANN's swi_glu_grad_float.hpp) in
+// The cuda provider's kernel: kernel.cc's algebraic form (SPEC's, the inner sum fused) in
 // float32, one rounding per operation (built without contraction, like the cpu kernels) and one
 // more to the output dtype on store. x is [outer, 2 * half, inner]: A the first half along dim,
 // B the second; out[A] = dA, out[B] = dB.
@@ -19,7 +19,7 @@ struct Gradients {
 __device__ inline Gradients GradientsOf(float a, float b, float g) {
   const float s = 1.0f / (1.0f + expf(-a));
   const float n = s * a * g;
-  const float m = (s * (1.0f - s) * a + s) * b * g;
+  const float m = s * fmaf(a, 1.0f - s, 1.0f) * b * g;
   return {m, n};
 }
 

@@ -1,6 +1,9 @@
-// The cpu provider's kernel: CANN's algebraic form in float32 (swi_glu_grad_float.hpp: s =
-// 1 / (1 + exp(-A)), n = s * A * yGrad, m = (s * (1 - s) * A + s) * B * yGrad), one rounding per
-// operation and one more to the output dtype on store.
+// The cpu provider's kernel in float32: s = 1 / (1 + exp(-A)), n = s * A * yGrad and dA's factor
+// in SPEC's (and PyTorch's) form, m = ((s * (1 + A * (1 - s))) * B) * yGrad with the inner sum
+// fused, one rounding per operation and one more to the output dtype on store. The products in
+// CANN's order (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form
+// (s * (1 - s) * A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the
+// fused sum keeps it (README.md, "Algebraic form").
 #include <cmath>
 
 #include "swi_glu_grad/swi_glu_grad.h"
@@ -24,7 +27,7 @@ void Compute(const OpArgs& args, void*) {
       const float g = g_row[k];
       const float s = 1.0f / (1.0f + std::exp(-a));
       const float n = s * a * g;
-      const float m = (s * (1.0f - s) * a + s) * b * g;
+      const float m = s * std::fma(a, 1.0f - s, 1.0f) * b * g;
       a_row[k] = m;
       b_row[k] = n;
     }

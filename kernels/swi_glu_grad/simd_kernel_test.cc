@@ -81,7 +81,7 @@ TEST_P(SwiGluGradSimd, AgreesWithReference) {
 // Highway's exp and glibc's expf are each within 1 ulp of e^x, so they may be 2 ulps apart (seen
 // with clang at -O1); 1 + e and the division may each round the other way (2 more), and so may
 // each of dB = s * A * yGrad's two products: at most 6 ulps.
-// dA's factor s * (1 - s) * A + s cancels near A = -1.28 and magnifies it, so dA is held to the
+// dA's factor s * (1 + A * (1 - s)) cancels near A = -1.28 and magnifies it, so dA is held to the
 // reference's bound only (the test above). Special values must be kernel.cc's everywhere.
 TEST_P(SwiGluGradSimd, KeepsPortableSpecialValuesAndStaysWithinSixUlpsInTheBHalf) {
   const int64_t target = GetParam();
