@@ -78,15 +78,15 @@ void Compute(const OpArgs& args, void* workspace) {
     const float count = static_cast<float>(m);
 
     for (int64_t r = 0; r < rows; ++r) {
-      const float mu = mean[r];
       const float rs = rstd[r];
+      const RowCentering centered(mean[r], rs);
       const float* gr = g.data() + r * m;
       const float* xr = x.data() + r * m;
       if (columns && r % kBlock == 0) {
         for (int64_t j = 0; j < m; ++j) block_dw[j] = block_db[j] = 0.0f;
       }
       for (int64_t j = 0; j < m; ++j) {
-        const float xh = (xr[j] - mu) * rs;
+        const float xh = centered(xr[j]);
         gw[j] = gr[j] * w[j];
         gw_xh[j] = gw[j] * xh;
         if (columns) {
@@ -99,7 +99,7 @@ void Compute(const OpArgs& args, void* workspace) {
         const float mean_gw_xh = PairwiseSum(gw_xh, m) / count;
         float* out = dx.data() + r * m;
         for (int64_t j = 0; j < m; ++j) {
-          const float xh = (xr[j] - mu) * rs;
+          const float xh = centered(xr[j]);
           out[j] = rs * ((gw[j] - mean_gw) - xh * mean_gw_xh);
         }
       }

@@ -32,6 +32,21 @@ std::optional<RowShape> RowsOf(const OpArgs& args);
 // outputMask[i], false where the mask is missing or too short.
 bool MaskOn(const OpArgs& args, size_t output);
 
+// xhat = (x - mean) * rstd of one row. Where |mean * rstd| < 1 (the mean within a standard
+// deviation of 0) as one fused multiply-add x * rstd + (-mean * rstd), rounded once plus the
+// shift's rounding (at most 2^-25): x - mean is not exact in float32 (a 16-bit x and a float32
+// mean need more than 24 bits), so the plain form rounds twice. Elsewhere the plain form, whose
+// subtraction is exact or nearly so when x is close to a large mean, while the shift's rounding
+// would be many ulps of xhat. Both choices are PyTorch's (the fused one) or better. The choice is
+// per row, so the SIMD loop keeps its operation count. README.md, "xhat".
+struct RowCentering {
+  float mean = 0, rstd = 0, shift = 0;
+  bool fused = false;
+  RowCentering(float row_mean, float row_rstd)
+      : mean(row_mean), rstd(row_rstd), shift(-row_mean * row_rstd), fused(__builtin_fabsf(shift) < 1.0f) {}
+  float operator()(float x) const { return fused ? __builtin_fmaf(x, rstd, shift) : (x - mean) * rstd; }
+};
+
 CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
 ReferenceResult Reference(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);

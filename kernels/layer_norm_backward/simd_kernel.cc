@@ -46,7 +46,8 @@ struct RowOperands {
   const T* grad = nullptr;
   const T* input = nullptr;
   int64_t whole = 0;  // elements in whole vectors
-  V mean, rstd;
+  V mean, rstd, shift;
+  bool fused = false;  // RowCentering's choice for the row (layer_norm_backward.h)
   alignas(HWY_MAX_BYTES) T tails[2][kMaxLanes];
 
   void Point(DF df, const RowItems& job, int64_t r, int64_t whole_elements) {
@@ -54,8 +55,11 @@ struct RowOperands {
     grad = static_cast<const T*>(job.grad_out) + r * m;
     input = static_cast<const T*>(job.input) + r * m;
     whole = whole_elements;
-    mean = hn::Set(df, job.mean[r]);
-    rstd = hn::Set(df, job.rstd[r]);
+    const RowCentering centering(job.mean[r], job.rstd[r]);
+    mean = hn::Set(df, centering.mean);
+    rstd = hn::Set(df, centering.rstd);
+    shift = hn::Set(df, centering.shift);
+    fused = centering.fused;
     if (whole < m) {
       std::memset(tails, 0, sizeof(tails));
       std::memcpy(tails[0], grad + whole, static_cast<size_t>(m - whole) * sizeof(T));
@@ -106,12 +110,18 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
   const T* const next_grad = nxt.grad;
   const T* const next_input = nxt.input;
   const V cur_mean = cur.mean, cur_rstd = cur.rstd, next_mean = nxt.mean, next_rstd = nxt.rstd;
+  const V cur_shift = cur.shift, next_shift = nxt.shift;
+  const bool cur_fused = cur.fused, next_fused = nxt.fused;
+  // RowCentering on vectors.
+  const auto centered = [](V x, V mean, V rstd, V shift, bool fused) {
+    return fused ? hn::MulAdd(x, rstd, shift) : hn::Mul(hn::Sub(x, mean), rstd);
+  };
   const V mean_gw = current_means.gw, mean_gw_xh = current_means.gw_xh;
 
   // The current row at j: gradInput's vector (stored by the caller) and the column terms.
   const auto finish = [&](const T* g_at, const T* x_at, int64_t j, V w) {
     const V g = LoadAsFloat(df, g_at);
-    const V xh = hn::Mul(hn::Sub(LoadAsFloat(df, x_at), cur_mean), cur_rstd);
+    const V xh = centered(LoadAsFloat(df, x_at), cur_mean, cur_rstd, cur_shift, cur_fused);
     if (item_dw) {
       V dw, db = g;
       if (first_row) {
@@ -129,7 +139,7 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
   // The next row at j: gw and gw * xh, its row sums' terms.
   const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw, V& gw_xh) {
     gw = hn::Mul(LoadAsFloat(df, g_at), w);
-    gw_xh = hn::Mul(gw, hn::Mul(hn::Sub(LoadAsFloat(df, x_at), next_mean), next_rstd));
+    gw_xh = hn::Mul(gw, centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused));
   };
 
   CascadeSum<DF> sum_gw(df), sum_gw_xh(df);
