@@ -1,62 +1,38 @@
 // The cpu provider's kernel: Highway SIMD over contiguous views, split into items for the thread
 // pool; any other view goes to the portable kernel (kernel.cc), which also defines the results:
-// this file computes the same float32 operations in the same order (x / 3 without a divide, to
-// the same bits: DivideByThree), so both agree bit for bit.
+// cpu/simd_hardswish-inl.h computes the same float32 operations in the same order (x / 3 without
+// a divide, to the same bits: DivideByThree), so both agree bit for bit; this file gives it the
+// interval.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "hardswish_backward_v2/simd_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
 #include "cpu/float_element.h"
-#include "cpu/simd_float_io-inl.h"
-#include "cpu/simd_streams-inl.h"
+#include "cpu/simd_hardswish-inl.h"
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::hardswish_backward_v2::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-using simd::HWY_NAMESPACE::MapElements;
-using simd::HWY_NAMESPACE::Prefetch;
+using simd::HWY_NAMESPACE::HardswishGradSpan;
 
-// x / 3 with the division's rounding, without a divide where the target has FMA: the quotient
-// by the reciprocal, corrected once by its exact remainder (x - 3q, one FMA). On AVX2 the divide
-// bound float16: 1.67-1.85x faster this way (Zen 4, 1 thread, --simd=avx2; README.md). Checked
-// for every float32 x: the same bits as x / 3, except -0, which gives +0; the + 0.5 that follows
-// makes both 0.5.
-template <class DF>
-HWY_INLINE hn::Vec<DF> DivideByThree(DF df, hn::Vec<DF> x) {
-#if HWY_NATIVE_FMA
-  const auto third = hn::Set(df, 1.0f / 3);
-  const auto quotient = hn::Mul(x, third);
-  return hn::MulAdd(hn::NegMulAdd(quotient, hn::Set(df, 3.0f), x), third, quotient);
-#else
-  return hn::Div(x, hn::Set(df, 3.0f));
-#endif
-}
-
-template <class T>
-void Span(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
-  const hn::ScalableTag<float> df;
-  const auto three = hn::Set(df, 3.0f);
-  const auto minus_three = hn::Set(df, -3.0f);
-  const auto half = hn::Set(df, 0.5f);
-  using V = hn::Vec<decltype(df)>;
-  MapElements<Prefetch::kNone>(
-      df, std::array{grad, self}, std::array{out}, n, stream_outputs, [=](V g, V x) {
-        const auto inside = hn::Mul(g, hn::Add(DivideByThree(df, x), half));
-        // The open interval's selects, as kernel.cc: 0 up to -3 (even for an infinite or NaN
-        // gradient), inside only below 3, gradOutput otherwise (NaN self included).
-        return hn::IfThenZeroElse(hn::Le(x, minus_three),
-                                  hn::IfThenElse(hn::Lt(x, three), inside, g));
-      });
-}
+// The open interval's selects, as kernel.cc: 0 up to -3 (even for an infinite or NaN gradient),
+// inside only below 3, gradOutput otherwise (NaN self included).
+struct Interval {
+  template <class DF>
+  static HWY_INLINE hn::Vec<DF> Select(DF df, hn::Vec<DF> x, hn::Vec<DF> g, hn::Vec<DF> inside) {
+    return hn::IfThenZeroElse(hn::Le(x, hn::Set(df, -3.0f)),
+                              hn::IfThenElse(hn::Lt(x, hn::Set(df, 3.0f)), inside, g));
+  }
+};
 
 void ContiguousSpan(DType dtype, const void* grad, const void* self, void* out, size_t n,
                     bool stream_outputs) {
   VisitFloatElement(dtype, [&](auto* type) {
     using T = std::remove_pointer_t<decltype(type)>;
-    Span(static_cast<const T*>(grad), static_cast<const T*>(self), static_cast<T*>(out), n,
-         stream_outputs);
+    HardswishGradSpan<Interval>(static_cast<const T*>(grad), static_cast<const T*>(self),
+                                static_cast<T*>(out), n, stream_outputs);
   });
 }
 

@@ -1,5 +1,6 @@
 #include "cli/golden_commands.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include "core/build_info.h"
@@ -17,18 +18,27 @@ namespace {
 
 int WriteGoldenInputs(const std::vector<std::string>& cases, const std::string& filter, int recheck_runs,
                       const std::string& output) {
+  // Written point by point into a file beside the output and renamed when complete, so a bad case
+  // file met half-way leaves an existing output as it was.
+  const std::string partial = output + ".partial";
   try {
-    const std::vector<GoldenPoint> points = GenerateGoldenInputs(cases, filter, recheck_runs);
-    GoldenFile file;
-    file.attributes = {{"kind", "inputs"},
-                       {"created", UtcTimestamp()},
-                       {"harness_version", HarnessVersion()},
-                       {"git_revision", GitRevision()}};
-    file.points = points;
-    WriteGoldenFile(output, file);
-    std::cout << "wrote the inputs of " << points.size() << " test points to " << output << "\n";
+    size_t points = 0;
+    {
+      GoldenWriter writer(partial, {{"kind", "inputs"},
+                                    {"created", UtcTimestamp()},
+                                    {"harness_version", HarnessVersion()},
+                                    {"git_revision", GitRevision()}});
+      ForEachGoldenInput(cases, filter, recheck_runs, [&](const GoldenPoint& point) {
+        writer.Add(point);
+        ++points;
+      });
+    }
+    std::filesystem::rename(partial, output);
+    std::cout << "wrote the inputs of " << points << " test points to " << output << "\n";
     return 0;
   } catch (const std::exception& error) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
     std::cerr << "aclnn-check: " << error.what() << "\n";
     return 2;
   }

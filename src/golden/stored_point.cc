@@ -30,9 +30,8 @@ GoldenPoint GoldenInputsOf(const TestPoint& point, const PreparedPoint& prepared
   return golden;
 }
 
-std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& cases,
-                                              const std::string& filter, int recheck_runs) {
-  std::vector<GoldenPoint> golden;
+void ForEachGoldenInput(const std::vector<std::string>& cases, const std::string& filter, int recheck_runs,
+                        const std::function<void(const GoldenPoint&)>& sink) {
   for (const auto& path : FindCaseFiles(cases)) {
     // CANN's case files too (as `run` reads them), so a benchmark run can cover imported cases.
     std::vector<SkippedCase> skipped;
@@ -41,18 +40,25 @@ std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& ca
         if (fnmatch(filter.c_str(), point.id.c_str(), 0) != 0) continue;
         const PreparedPoint prepared = PreparePoint(point);
         if (!WorthAnOracle(point, prepared)) continue;
-        golden.push_back(GoldenInputsOf(point, prepared));
+        sink(GoldenInputsOf(point, prepared));
         for (int run = 0; run < recheck_runs; ++run) {
           CaseFile fresh_case = case_file;
           fresh_case.seed = RecheckSeed(case_file.seed, point.id, run);
           TestPoint fresh = point;
           fresh.case_file = &fresh_case;
-          golden.push_back(GoldenInputsOf(fresh, PreparePoint(fresh)));
-          golden.back().id = RecheckPointId(point.id, run);
+          GoldenPoint inputs = GoldenInputsOf(fresh, PreparePoint(fresh));
+          inputs.id = RecheckPointId(point.id, run);
+          sink(inputs);
         }
       }
     }
   }
+}
+
+std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& cases,
+                                              const std::string& filter, int recheck_runs) {
+  std::vector<GoldenPoint> golden;
+  ForEachGoldenInput(cases, filter, recheck_runs, [&](const GoldenPoint& point) { golden.push_back(point); });
   return golden;
 }
 

@@ -3,6 +3,7 @@
 // stored inputs, outputs pre-filled like the runner's).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ GoldenPoint GoldenInputsOf(const TestPoint& point, const PreparedPoint& prepared
 // under RecheckPointId, so that a recorded benchmark made from them serves the re-check.
 std::vector<GoldenPoint> GenerateGoldenInputs(const std::vector<std::string>& cases,
                                               const std::string& filter, int recheck_runs = 0);
+// The same points handed to `sink` one at a time, so a writer holds one point's inputs at once
+// (200 fresh-seed runs of a 4 M element point are 13 GB as doubles).
+void ForEachGoldenInput(const std::vector<std::string>& cases, const std::string& filter, int recheck_runs,
+                        const std::function<void(const GoldenPoint&)>& sink);
 
 // A stored point as a test point of its own: a one-point case file (path = the golden file) with
 // the documented tolerances, contiguous layout, and the expectation of the operator's validation.

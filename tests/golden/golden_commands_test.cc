@@ -1,4 +1,4 @@
-// `aclnn-check golden verify|record|diff` end to end: exit codes, the drift counts of known
+// `aclnn-check golden inputs|verify|record|diff` end to end: exit codes, the drift counts of known
 // changes, and reports that match their schema.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "golden/drift.h"
+#include "golden/golden_file.h"
 #include "report/report_json.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
@@ -140,6 +141,29 @@ TEST(GoldenRecord, ARecordOfTensorsAboveRankEightReadsBack) {
   EXPECT_EQ(Cli("golden diff " + a + " " + b + " --max-ulp 0 --report-dir " +
                 (dir.path() / "d").string()),
             0);
+}
+
+// `golden inputs` writes point by point (a re-check's fresh seeds do not fit in memory at once) but
+// still all or nothing: a bad case file met after good ones leaves an existing output as it was.
+TEST(GoldenInputs, FreshSeedRunsAreWrittenAndABadCaseFileKeepsTheOldOutput) {
+  TempDir dir;
+  dir.Write("cases/a.json", R"({"name": "a", "op": "HardswishBackward",
+    "axes": {"dtype": ["float32"], "shape": [[5]]}, "seed": 3})");
+  const std::string output = (dir.path() / "inputs.h5").string();
+  ASSERT_EQ(Cli("golden inputs " + (dir.path() / "cases").string() + " --recheck 3 -o " + output), 0);
+  const GoldenFile written = ReadGoldenFile(output);
+  ASSERT_EQ(written.points.size(), 4u);
+  EXPECT_EQ(written.points[0].id.find("#recheck"), std::string::npos);
+  std::vector<double> first_self = written.points[0].inputs.at("self");
+  for (size_t i = 1; i < 4; ++i) {
+    EXPECT_NE(written.points[i].id.find("#recheck"), std::string::npos) << written.points[i].id;
+    EXPECT_NE(written.points[i].inputs.at("self"), first_self) << "fresh seed " << i;
+  }
+
+  dir.Write("cases/z.json", R"({"name": "z", "op": "HardswishBackward", "axes": {"dtype": "float32"}})");
+  EXPECT_EQ(Cli("golden inputs " + (dir.path() / "cases").string() + " -o " + output + " 2>/dev/null"), 2);
+  EXPECT_EQ(ReadGoldenFile(output).points.size(), 4u);
+  EXPECT_FALSE(std::filesystem::exists(output + ".partial"));
 }
 
 }  // namespace
