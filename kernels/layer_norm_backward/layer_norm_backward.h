@@ -37,14 +37,19 @@ bool MaskOn(const OpArgs& args, size_t output);
 // shift's rounding (at most 2^-25): x - mean is not exact in float32 (a 16-bit x and a float32
 // mean need more than 24 bits), so the plain form rounds twice. Elsewhere the plain form, whose
 // subtraction is exact or nearly so when x is close to a large mean, while the shift's rounding
-// would be many ulps of xhat. Both choices are PyTorch's (the fused one) or better. The choice is
-// per row, so the SIMD loop keeps its operation count. README.md, "xhat".
+// would be many ulps of xhat. The fused form is PyTorch's; the choice is per row, so the SIMD loop
+// keeps its operation count. README.md, "xhat".
 struct RowCentering {
   float mean = 0, rstd = 0, shift = 0;
   bool fused = false;
   RowCentering(float row_mean, float row_rstd)
-      : mean(row_mean), rstd(row_rstd), shift(-row_mean * row_rstd), fused(__builtin_fabsf(shift) < 1.0f) {}
-  float operator()(float x) const { return fused ? __builtin_fmaf(x, rstd, shift) : (x - mean) * rstd; }
+      : mean(row_mean),
+        rstd(row_rstd),
+        shift(-row_mean * row_rstd),
+        fused(__builtin_fabsf(shift) < 1.0f) {}
+  float operator()(float x) const {
+    return fused ? __builtin_fmaf(x, rstd, shift) : (x - mean) * rstd;
+  }
 };
 
 CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);

@@ -139,7 +139,8 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
   // The next row at j: gw and gw * xh, its row sums' terms.
   const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw, V& gw_xh) {
     gw = hn::Mul(LoadAsFloat(df, g_at), w);
-    gw_xh = hn::Mul(gw, centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused));
+    const V xh = centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused);
+    gw_xh = hn::Mul(gw, xh);
   };
 
   CascadeSum<DF> sum_gw(df), sum_gw_xh(df);

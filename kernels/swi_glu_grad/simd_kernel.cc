@@ -97,7 +97,8 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
                                    const auto one = hn::Set(df, 1.0f);
                                    const auto s = SigmoidLikeKernel(df, a);
                                    const auto n_term = hn::Mul(hn::Mul(s, a), g);
-                                   const auto factor = hn::Mul(s, hn::MulAdd(a, hn::Sub(one, s), one));
+                                   const auto sum = hn::MulAdd(a, hn::Sub(one, s), one);
+                                   const auto factor = hn::Mul(s, sum);
                                    const auto m_term = hn::Mul(hn::Mul(factor, b), g);
                                    return std::array{m_term, n_term};
                                  });
