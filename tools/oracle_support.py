@@ -20,3 +20,8 @@ def tensor(values):
 
 def grads(outputs, wrt, grad_outputs):
     return torch.autograd.grad(outputs, wrt, grad_outputs=grad_outputs, allow_unused=True)
+
+
+def masked_outputs(names, values, mask):
+    """The outputs an output mask selects, by name (LayerNorm's outputMask)."""
+    return {name: value for name, value, wanted in zip(names, values, mask) if wanted}

@@ -3,6 +3,7 @@
 input, statistics and parameters (a point that mixes them goes to the float32 fallback)."""
 import torch
 
+from oracle_support import masked_outputs
 from torch_benchmark_support import NoKernel, run_op
 
 
@@ -20,9 +21,4 @@ def benchmark(p, params):
     grad_input, grad_weight, grad_bias = run_op(
         torch.ops.aten.native_layer_norm_backward, p.tensor("gradOut"), x, normalized,
         p.tensor("mean").reshape(stat_shape), p.tensor("rstd").reshape(stat_shape), weight, bias, mask)
-    outputs = {}
-    for name, value, wanted in (("gradInput", grad_input, mask[0]), ("gradWeight", grad_weight, mask[1]),
-                                ("gradBias", grad_bias, mask[2])):
-        if wanted:
-            outputs[name] = value
-    return outputs
+    return masked_outputs(("gradInput", "gradWeight", "gradBias"), (grad_input, grad_weight, grad_bias), mask)
