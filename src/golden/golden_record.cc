@@ -59,11 +59,8 @@ int RecordGolden(const GoldenRecordOptions& options) {
         };
         record(point, point.id, options.with_inputs);
         for (int run = 0; run < options.recheck; ++run) {
-          CaseFile fresh_case = case_file;
-          fresh_case.seed = RecheckSeed(case_file.seed, point.id, run);
-          TestPoint fresh = point;
-          fresh.case_file = &fresh_case;
-          record(fresh, RecheckPointId(point.id, run), true);
+          const FreshSeedPoint fresh = FreshSeedPointOf(point, run);
+          record(fresh.point, RecheckPointId(point.id, run), true);
         }
       }
     }

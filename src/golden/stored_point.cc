@@ -42,11 +42,8 @@ void ForEachGoldenInput(const std::vector<std::string>& cases, const std::string
         if (!WorthAnOracle(point, prepared)) continue;
         sink(GoldenInputsOf(point, prepared));
         for (int run = 0; run < recheck_runs; ++run) {
-          CaseFile fresh_case = case_file;
-          fresh_case.seed = RecheckSeed(case_file.seed, point.id, run);
-          TestPoint fresh = point;
-          fresh.case_file = &fresh_case;
-          GoldenPoint inputs = GoldenInputsOf(fresh, PreparePoint(fresh));
+          const FreshSeedPoint fresh = FreshSeedPointOf(point, run);
+          GoldenPoint inputs = GoldenInputsOf(fresh.point, PreparePoint(fresh.point));
           inputs.id = RecheckPointId(point.id, run);
           sink(inputs);
         }

@@ -98,6 +98,13 @@ uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run) {
   return Mix(Mix(case_seed ^ HashText(point_id)) + static_cast<uint64_t>(run) + 1);
 }
 
+FreshSeedPoint FreshSeedPointOf(const TestPoint& point, int run) {
+  FreshSeedPoint fresh{std::make_unique<CaseFile>(*point.case_file), point};
+  fresh.case_file->seed = RecheckSeed(point.case_file->seed, point.id, run);
+  fresh.point.case_file = fresh.case_file.get();
+  return fresh;
+}
+
 std::string RecheckPointId(const std::string& point_id, int run) {
   return point_id + "#recheck" + std::to_string(run);
 }
@@ -181,10 +188,8 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
   int runs = 0;
   std::string skipped;
   for (int run = 0; run < options_.recheck; ++run) {
-    CaseFile fresh_case = *point.case_file;
-    fresh_case.seed = RecheckSeed(point.case_file->seed, point.id, run);
-    TestPoint fresh = point;
-    fresh.case_file = &fresh_case;
+    const FreshSeedPoint fresh_seed = FreshSeedPointOf(point, run);
+    const TestPoint& fresh = fresh_seed.point;
     const PreparedPoint prepared = PreparePoint(fresh);
     // The benchmark first: a recorded run that lacks this seed costs no device call.
     const BenchmarkLookup benchmark = FreshSeedBenchmark(fresh, prepared, run, context.product);
@@ -195,7 +200,7 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
     CapturedOutputs device;
     const TestPointResult result = ExecuteOnPrepared(fresh, &prepared, session, plain, &device);
     if (result.status != 0 || result.execute_status != 0 || !prepared.reference) {
-      skipped = "the device's call failed on seed " + std::to_string(fresh_case.seed);
+      skipped = "the device's call failed on seed " + std::to_string(fresh_seed.case_file->seed);
       continue;
     }
     bool complete = true;

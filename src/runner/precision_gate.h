@@ -80,6 +80,14 @@ nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options);
 // The seed of fresh-seed run `run` of a point: derived from the case's seed and the point's id.
 uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run);
 
+// Fresh-seed run `run` of a point: the point on a copy of its case file with RecheckSeed's seed
+// (the case file is owned here, so the point's pointer to it stays valid when this moves).
+struct FreshSeedPoint {
+  std::unique_ptr<CaseFile> case_file;
+  TestPoint point;
+};
+FreshSeedPoint FreshSeedPointOf(const TestPoint& point, int run);
+
 // The id under which a recorded run holds fresh-seed run `run` of a point (`golden inputs
 // --recheck N` writes them, so that a recorded benchmark such as PyTorch's can serve the re-check).
 std::string RecheckPointId(const std::string& point_id, int run);
