@@ -17,9 +17,13 @@ struct Gradients {
 };
 
 __device__ inline Gradients GradientsOf(float a, float b, float g) {
-  const float s = 1.0f / (1.0f + expf(-a));
-  const float n = s * a * g;
-  const float m = s * fmaf(a, 1.0f - s, 1.0f) * b * g;
+  // kernel.cc's operations (its comment says why u and a / d).
+  const float e = expf(-a);
+  const float d = 1.0f + e;
+  const float s = 1.0f / d;
+  const float u = a > 0.0f && a <= kLargestAWithExpComplement ? e * s : 1.0f - s;
+  const float n = (a / d) * g;
+  const float m = s * fmaf(a, u, 1.0f) * b * g;
   return {m, n};
 }
 

@@ -1,9 +1,11 @@
-// The cpu provider's kernel in float32: s = 1 / (1 + exp(-A)), n = s * A * yGrad and dA's factor
-// in SPEC's (and PyTorch's) form, m = ((s * (1 + A * (1 - s))) * B) * yGrad with the inner sum
-// fused, one rounding per operation and one more to the output dtype on store. The products in
-// CANN's order (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form
-// (s * (1 - s) * A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the
-// fused sum keeps it (README.md, "Algebraic form").
+// The cpu provider's kernel in float32: with e = exp(-A), d = 1 + e and s = 1 / d, dB = (A / d) * g
+// (silu as PyTorch computes it, one rounding fewer than (s * A) * g) and dA = ((s * fma(A, u, 1)) *
+// B) * g, SPEC's (and PyTorch's) form of the factor with u = 1 - s, taken as e * s where 0 < A <=
+// 20: there s rounds near 1 and 1 - s keeps only its rounding error, which A multiplies. One
+// rounding per operation and one more to the output dtype on store. The products in CANN's order
+// (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form (s * (1 - s) *
+// A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the fused sum keeps
+// it (README.md, "Algebraic form").
 #include <cmath>
 
 #include "swi_glu_grad/swi_glu_grad.h"
@@ -25,9 +27,12 @@ void Compute(const OpArgs& args, void*) {
       const float a = a_row[k];
       const float b = b_row[k];
       const float g = g_row[k];
-      const float s = 1.0f / (1.0f + std::exp(-a));
-      const float n = s * a * g;
-      const float m = s * std::fma(a, 1.0f - s, 1.0f) * b * g;
+      const float e = std::exp(-a);
+      const float d = 1.0f + e;
+      const float s = 1.0f / d;
+      const float u = a > 0.0f && a <= kLargestAWithExpComplement ? e * s : 1.0f - s;
+      const float n = (a / d) * g;
+      const float m = s * std::fma(a, u, 1.0f) * b * g;
       a_row[k] = m;
       b_row[k] = n;
     }

@@ -48,22 +48,27 @@ HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
   return {with_k, k, hn::Add(hn::MulAdd(poly, r2, r), hn::Set(df, 1.0f))};
 }
 
-// sigmoid(a) = 1 / (1 + e^-a) with kernel.cc's special values, in about half the operations of
-// 1 / (1 + hn::Exp(...)) with expf's special cases selected around it (with data in cache, a
-// SwiGlu element took 0.57 ns on 1 thread with that, 0.34 ns with this):
+// e = e^-a and d = 1 + e, whose reciprocal is sigmoid(a), with kernel.cc's special values, in
+// about half the operations of hn::Exp with expf's special cases selected around it (with data in
+// cache, a SwiGlu element took 0.57 ns on 1 thread with that, 0.34 ns with this):
 // - e^t is computed only where it changes s. Below t = -20, 1 + e^t rounds to 1 as it does for
-//   expf; above the largest float32 whose expf is finite (88.72...), expf overflows and s is 0.
+//   expf (e is then e^-20, not e^t: callers use it only for t >= -20); above the largest float32
+//   whose expf is finite (88.72...), expf overflows and d is inf, so s is 0.
 // - AVX-512 applies 2^k with vscalefps, which overflows to infinity as expf does (e^r rounds above
 //   1 at the first t whose expf overflows, 2^128 * e^r stays below FLT_MAX at the last finite
-//   one), so t is clamped to [-20, 89] and 1 / (1 + inf) gives s = +0 by itself. That and the
-//   exponent arithmetic below were 5 of the 24 sigmoid operations: 16-bit SwiGlu 8-9 % faster
-//   with data in cache.
-// - Elsewhere t is clamped to [-20, 88.72...] and s set to 0 above it afterwards. Inside that
+//   one), so t is clamped to [-20, 89] and d = 1 + inf by itself. That and the exponent arithmetic
+//   below were 5 of the 24 sigmoid operations: 16-bit SwiGlu 8-9 % faster with data in cache.
+// - Elsewhere t is clamped to [-20, 88.72...] and d set to inf above it afterwards. Inside that
 //   range k runs from -29 to 128, so 2^(k-1) is a normal float32 whose exponent field is added
 //   to e^r's directly, and e^t = that * 2 (k = 128 stays finite just below the top).
-// A NaN a gives a NaN s or any s, and either way NaN outputs: a is a factor of both of them.
+// A NaN a gives a NaN or any d, and either way NaN outputs: a is a factor of both of them.
 template <class DF>
-HWY_INLINE hn::Vec<DF> SigmoidLikeKernel(DF df, hn::Vec<DF> a) {
+struct Sigmoid {
+  hn::Vec<DF> e, denominator;
+};
+
+template <class DF>
+HWY_INLINE Sigmoid<DF> SigmoidOf(DF df, hn::Vec<DF> a) {
   const auto one = hn::Set(df, 1.0f);
   const auto t = hn::Neg(a);
   const auto at_least_minus_20 = hn::Max(t, hn::Set(df, -20.0f));
@@ -71,7 +76,7 @@ HWY_INLINE hn::Vec<DF> SigmoidLikeKernel(DF df, hn::Vec<DF> a) {
   if constexpr (sizeof(a.raw) == 64) {
     const ExpParts<DF> parts = ReducedExp(df, hn::Min(at_least_minus_20, hn::Set(df, 89.0f)));
     const hn::Vec<DF> e{_mm512_scalef_ps(parts.mantissa.raw, parts.k.raw)};
-    return hn::Div(one, hn::Add(one, e));
+    return {e, hn::Add(one, e)};
   }
 #endif
   const hn::RebindToUnsigned<DF> du;
@@ -83,8 +88,8 @@ HWY_INLINE hn::Vec<DF> SigmoidLikeKernel(DF df, hn::Vec<DF> a) {
       hn::ShiftLeft<23>(hn::Sub(hn::BitCast(du, parts.with_k), hn::Set(du, 1u)));
   const auto e = hn::Mul(hn::BitCast(df, hn::Add(hn::BitCast(du, parts.mantissa), half_scale)),
                          hn::Set(df, 2.0f));
-  const auto s = hn::Div(one, hn::Add(one, e));
-  return hn::IfThenZeroElse(hn::Gt(t, largest_finite), s);
+  const auto overflows = hn::Gt(t, largest_finite);
+  return {e, hn::IfThenElse(overflows, hn::Inf(df), hn::Add(one, e))};
 }
 
 // One stretch of `n` elements of a row: A and B (x's halves), yGrad, and out's halves.
@@ -92,16 +97,21 @@ template <class T>
 void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, size_t n) {
   const hn::ScalableTag<float> df;
   using V = hn::Vec<decltype(df)>;
-  MapElements<Prefetch::kInputs>(df, std::array{a_in, b_in, g_in}, std::array{da_out, db_out}, n,
-                                 /*stream_outputs=*/false, [=](V a, V b, V g) {
-                                   const auto one = hn::Set(df, 1.0f);
-                                   const auto s = SigmoidLikeKernel(df, a);
-                                   const auto n_term = hn::Mul(hn::Mul(s, a), g);
-                                   const auto sum = hn::MulAdd(a, hn::Sub(one, s), one);
-                                   const auto factor = hn::Mul(s, sum);
-                                   const auto m_term = hn::Mul(hn::Mul(factor, b), g);
-                                   return std::array{m_term, n_term};
-                                 });
+  MapElements<Prefetch::kInputs>(
+      df, std::array{a_in, b_in, g_in}, std::array{da_out, db_out}, n,
+      /*stream_outputs=*/false, [=](V a, V b, V g) {
+        const auto one = hn::Set(df, 1.0f);
+        const auto sigmoid = SigmoidOf(df, a);
+        const auto s = hn::Div(one, sigmoid.denominator);
+        const auto n_term = hn::Mul(hn::Div(a, sigmoid.denominator), g);
+        const auto exp_complement =
+            hn::And(hn::Gt(a, hn::Zero(df)), hn::Le(a, hn::Set(df, kLargestAWithExpComplement)));
+        const auto u = hn::IfThenElse(exp_complement, hn::Mul(sigmoid.e, s), hn::Sub(one, s));
+        const auto sum = hn::MulAdd(a, u, one);
+        const auto factor = hn::Mul(s, sum);
+        const auto m_term = hn::Mul(hn::Mul(factor, b), g);
+        return std::array{m_term, n_term};
+      });
 }
 
 // Elements [begin, end) of the A half, counted over all rows ([outer, half_block] row-major).

@@ -11,6 +11,11 @@ enum Param : size_t { kDim };
 // dim when the call carries none (tests that build OpArgs without it): the op definition's -1.
 constexpr int64_t kDefaultDim = -1;
 
+// The kernels take dA's 1 - s as exp(-A) * s for A in (0, this]. Above it float32's s is 1, 1 - s
+// is exactly 0 and A * exp(-A) is below half an ulp of 1, so the factor is 1 either way; the SIMD
+// kernel clamps exp's argument there.
+constexpr float kLargestAWithExpComplement = 20.0f;
+
 // x viewed as [outer, 2 * half, inner] around the split dimension: A is [:, :half, :], B is
 // [:, half:, :], yGrad is [outer, half, inner]; every index is logical (row-major).
 struct Split {
