@@ -205,6 +205,35 @@ TEST(LayerNormBackwardKernel, LongRowSums) {
   }
 }
 
+// One row of 18 whose gradOut cancels: 2^24, sixteen 1s, -2^24; input = mean = 0, rstd = 1 and no
+// weight, so xh = 0 and gradInput_j = g_j - mean(g), exactly g_j - 16/18. A float32 sum loses the
+// 1s next to 2^24 (blocks of 16 in order gave a mean of 1/18, eight times too small for the 1s'
+// gradInput of 1/9); kernel.cc's double row sums round the mean once (README.md, "Kernel").
+TEST(LayerNormBackwardKernel, RowMeansAreRoundedOnceWhenTheRowCancels) {
+  std::vector<double> grad(18, 1.0);
+  grad.front() = 0x1p24;
+  grad.back() = -0x1p24;
+  const Dims shape{1, 18};
+  CallBuilder call(Op());
+  call.Tensor("gradOut", DType::kFloat32, shape, grad)
+      .Tensor("input", DType::kFloat32, shape, std::vector<double>(18, 0.0))
+      .Tensor("mean", DType::kFloat32, Dims{1, 1}, std::vector<double>{0.0})
+      .Tensor("rstd", DType::kFloat32, Dims{1, 1}, std::vector<double>{1.0})
+      .Param("normalizedShape", Dims{18})
+      .Param("outputMask", std::vector<bool>{true, false, false})
+      .Zeros("gradInput", DType::kFloat32, shape)
+      .Zeros("gradWeight", DType::kFloat32, {18})
+      .Zeros("gradBias", DType::kFloat32, {18});
+  const OpArgs args = call.Args();
+  std::vector<std::byte> workspace(WorkspaceBytes(args) + 1);
+  Compute(args, workspace.data());
+  const std::vector<double> grad_input = ReadAsDouble(*args.tensor(kGradInput));
+  for (size_t j = 0; j < grad.size(); ++j) {
+    const double exact = grad[j] - 16.0 / 18.0;
+    EXPECT_LE(std::fabs(grad_input[j] - exact), Ulp(exact, DType::kFloat32)) << "element " << j;
+  }
+}
+
 TEST(LayerNormBackwardKernel, SpecialValuesFollowTheRules) {
   for (DType dtype : kDTypes) {
     for (int special = 0; special < 6; ++special) {
