@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "core/float_bits.h"
+
 namespace aclnn_check {
 namespace {
 
@@ -229,9 +231,9 @@ double RoundTo(double value, DType dtype) {
     case DType::kFloat32:
       return static_cast<float>(value);
     case DType::kFloat16:
-      return DecodeHalf(EncodeHalf(value));
+      return FloatBits<DType::kFloat16>::Round(value);
     case DType::kBFloat16:
-      return DecodeBFloat16(EncodeBFloat16(value));
+      return FloatBits<DType::kBFloat16>::Round(value);
     case DType::kFloat64:
       return value;
     case DType::kInt8:
@@ -255,9 +257,9 @@ double DecodeElement(const void* address, DType dtype) {
     case DType::kFloat32:
       return Load<float>(address);
     case DType::kFloat16:
-      return DecodeHalf(Load<uint16_t>(address));
+      return FloatBits<DType::kFloat16>::Decode(static_cast<const std::byte*>(address));
     case DType::kBFloat16:
-      return DecodeBFloat16(Load<uint16_t>(address));
+      return FloatBits<DType::kBFloat16>::Decode(static_cast<const std::byte*>(address));
     case DType::kFloat64:
       return Load<double>(address);
     case DType::kInt8:
@@ -281,9 +283,9 @@ void EncodeElement(void* address, DType dtype, double value) {
     case DType::kFloat32:
       return Store<float>(address, static_cast<float>(value));
     case DType::kFloat16:
-      return Store<uint16_t>(address, EncodeHalf(value));
+      return FloatBits<DType::kFloat16>::Encode(static_cast<std::byte*>(address), value);
     case DType::kBFloat16:
-      return Store<uint16_t>(address, EncodeBFloat16(value));
+      return FloatBits<DType::kBFloat16>::Encode(static_cast<std::byte*>(address), value);
     case DType::kFloat64:
       return Store<double>(address, value);
     case DType::kInt8:

@@ -1,5 +1,7 @@
 // FloatBits (core/float_bits.h) against core/dtype.h, which defines rounding, spacing and order:
-// every fp16 and bf16 encoding, and random fp32/fp64 values across the exponent range.
+// every fp16 and bf16 encoding, and random fp32/fp64 values across the exponent range. For fp16
+// and bf16 the definition is the bit-level EncodeHalf/DecodeHalf and EncodeBFloat16/DecodeBFloat16
+// (RoundTo, EncodeElement and DecodeElement take FloatBits' forms), so those are compared too.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,6 +14,41 @@
 namespace aclnn_check {
 namespace {
 
+// The definitions of a 16-bit dtype's encoding and rounding; any other dtype's are dtype.h's.
+template <DType kDType>
+uint16_t DefinitionEncode(double value) {
+  return kDType == DType::kFloat16 ? EncodeHalf(value) : EncodeBFloat16(value);
+}
+template <DType kDType>
+double DefinitionDecode(uint16_t bits) {
+  return kDType == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
+}
+template <DType kDType>
+double DefinitionRound(double value) {
+  if constexpr (kDType == DType::kFloat16 || kDType == DType::kBFloat16) {
+    return DefinitionDecode<kDType>(DefinitionEncode<kDType>(value));
+  }
+  return RoundTo(value, kDType);
+}
+
+// Round, Encode, RoundTo and EncodeElement of one value against the definition, bit for bit.
+template <DType kDType>
+void ExpectRoundsAsTheDefinition(double value) {
+  using F = FloatBits<kDType>;
+  const double rounded = DefinitionRound<kDType>(value);
+  ASSERT_EQ(std::bit_cast<uint64_t>(F::Round(value)), std::bit_cast<uint64_t>(rounded)) << value;
+  ASSERT_EQ(std::bit_cast<uint64_t>(RoundTo(value, kDType)), std::bit_cast<uint64_t>(rounded))
+      << value;
+  if constexpr (kDType == DType::kFloat16 || kDType == DType::kBFloat16) {
+    const uint16_t definition = DefinitionEncode<kDType>(value);
+    std::byte encoded[2], element[2];
+    F::Encode(encoded, value);
+    EncodeElement(element, kDType, value);
+    ASSERT_EQ(std::memcmp(encoded, &definition, 2), 0) << value;
+    ASSERT_EQ(std::memcmp(element, &definition, 2), 0) << value;
+  }
+}
+
 // Values around every encoding of a 16-bit dtype: the value, its midpoints with both neighbours
 // (ties) and points just off them.
 template <DType kDType>
@@ -21,17 +58,19 @@ void CompareAllSixteenBitEncodings() {
     const uint16_t encoding = static_cast<uint16_t>(bits);
     std::byte raw[2];
     std::memcpy(raw, &encoding, 2);
-    const double value = DecodeElement(raw, kDType);
-    if (std::isnan(value)) continue;
+    const double value = DefinitionDecode<kDType>(encoding);
     ASSERT_EQ(std::bit_cast<uint64_t>(F::Decode(raw)), std::bit_cast<uint64_t>(value)) << bits;
+    ASSERT_EQ(std::bit_cast<uint64_t>(DecodeElement(raw, kDType)), std::bit_cast<uint64_t>(value))
+        << bits;
+    ExpectRoundsAsTheDefinition<kDType>(value);  // NaN: the payload the definition keeps
+    if (std::isnan(value)) continue;
     ASSERT_EQ(F::Ordered(value), OrderedIndex(value, kDType)) << bits;
     if (!std::isfinite(value)) continue;
     ASSERT_EQ(F::Ulp(value), Ulp(value, kDType)) << bits;
     const double up = NextUp(value, kDType);
     const double mid = std::isfinite(up) ? value + (up - value) / 2 : value;
     for (double probe : {value, mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY)}) {
-      ASSERT_EQ(std::bit_cast<uint64_t>(F::Round(probe)), std::bit_cast<uint64_t>(RoundTo(probe, kDType)))
-          << bits << " " << probe;
+      ExpectRoundsAsTheDefinition<kDType>(probe);
       ASSERT_EQ(F::Ulp(probe), Ulp(probe, kDType)) << probe;
     }
   }
@@ -48,8 +87,8 @@ void CompareRandomValues() {
   std::uniform_real_distribution<double> significand(1, 2);
   for (int n = 0; n < 200000; ++n) {
     const double value = (n % 2 ? -1 : 1) * std::ldexp(significand(random), exponent(random));
-    const double rounded = RoundTo(value, kDType);
-    ASSERT_EQ(std::bit_cast<uint64_t>(F::Round(value)), std::bit_cast<uint64_t>(rounded)) << value;
+    ExpectRoundsAsTheDefinition<kDType>(value);
+    const double rounded = DefinitionRound<kDType>(value);
     if (std::isfinite(value)) {
       ASSERT_EQ(F::Ulp(value), Ulp(value, kDType)) << value;
     }
@@ -68,6 +107,21 @@ TEST(FloatBits, MatchesDTypeOnRandomFloat64) { CompareRandomValues<DType::kFloat
 TEST(FloatBits, MatchesDTypeOnRandomHalfAndBFloat16) {
   CompareRandomValues<DType::kFloat16>();
   CompareRandomValues<DType::kBFloat16>();
+}
+
+// The edges of the fast rounding: overflow to infinity at the largest finite value's tie, the
+// smallest normal and subnormal and their ties, double subnormals, NaNs with payloads and signs.
+TEST(FloatBits, RoundsTheEdgesOfHalfAndBFloat16AsTheDefinition) {
+  const double nan_payload = std::bit_cast<double>(uint64_t{0x7FF4000000000123});
+  for (double magnitude :
+       {0.0, 65504.0, 65519.99, 65520.0, 65536.0, 0x1p-14, 0x1p-24, 0x1p-25, 0x1.0000000000001p-25,
+        0x1.8p-24, 0x1p-126, 0x1p-133, 0x1p-134, 0x1.8p-133, 0x1.fep127, 0x1.ffp127, 0x1p128,
+        0x1p-1074, 0x1p-1030, 1e300, double{INFINITY}, double{NAN}, nan_payload}) {
+    for (double value : {magnitude, -magnitude}) {
+      ExpectRoundsAsTheDefinition<DType::kFloat16>(value);
+      ExpectRoundsAsTheDefinition<DType::kBFloat16>(value);
+    }
+  }
 }
 
 }  // namespace
