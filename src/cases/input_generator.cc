@@ -84,7 +84,12 @@ namespace {
 void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const CounterRandom& random,
                 const SpecialContext& ctx, double* out) {
   const auto each = [&](auto&& value_of) {
-    for (int64_t i = begin; i < end; ++i) out[i - begin] = RoundTo(value_of(i), ctx.dtype);
+    const bool floating = DispatchFloating(ctx.dtype, [&]<DType kDType>() {
+      for (int64_t i = begin; i < end; ++i) out[i - begin] = FloatBits<kDType>::Round(value_of(i));
+    });
+    if (!floating) {
+      for (int64_t i = begin; i < end; ++i) out[i - begin] = RoundTo(value_of(i), ctx.dtype);
+    }
   };
   if (spec.dist == "normal") {
     each([&](int64_t i) { return spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)); });
