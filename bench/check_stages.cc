@@ -4,7 +4,7 @@
 
 #include "bench/timed_loop.h"
 #include "check/output_check.h"
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 #include "runner/execute.h"
 
 namespace aclnn_check::bench {

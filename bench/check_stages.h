@@ -2,7 +2,7 @@
 // generation, the float64 reference and the check of every output, each credited the workload's
 // elements (items_per_second) and minimum traffic, so a regression of the checker shows in
 // `bench compare` like one of a kernel. Names: <workload>/<dtype>/stage_<generate|reference|check>
-// /threads:<n>; the harness's threads are set to n (check/parallel_blocks.h).
+// /threads:<n>; the harness's threads are set to n (core/parallel_blocks.h).
 #pragma once
 
 #include <vector>

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/parallel_blocks.h"
 #include "hardswish_backward/hardswish_backward.h"
 
 namespace aclnn_check::hardswish_backward {
@@ -20,37 +21,39 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(x.size());
   if (x.empty()) result.call_rules.push_back(op.Tag("hardswish.empty"));
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double g = grad[i];
-    if (std::isnan(x[i])) {
-      out.value[i] = kNaN;
-      out.alt[i] = g;
-      out.rule[i] = kXNan;
-      continue;
+  ForEachBlock(static_cast<int64_t>(x.size()), [&](int64_t, int64_t begin, int64_t end) {
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const double g = grad[i];
+      if (std::isnan(x[i])) {
+        out.value[i] = kNaN;
+        out.alt[i] = g;
+        out.rule[i] = kXNan;
+        continue;
+      }
+      double factor;
+      double factor_mag;
+      if (x[i] < -3) {
+        factor = 0;
+        factor_mag = 0;
+      } else if (x[i] > 3) {
+        factor = 1;
+        factor_mag = 1;
+      } else {
+        factor = x[i] / 3 + 0.5;
+        factor_mag = std::fabs(x[i]) / 3 + 0.5;
+        if (x[i] == -3) out.rule[i] = kAtMinus3;
+        if (x[i] == 3) out.rule[i] = kAtPlus3;
+      }
+      if (factor == 0 && !std::isfinite(g)) {
+        out.value[i] = 0;
+        out.alt[i] = kNaN;
+        out.rule[i] = kZeroTimesSpecial;
+        continue;
+      }
+      out.value[i] = g * factor;
+      out.mag[i] = std::fabs(g) * factor_mag;
     }
-    double factor;
-    double factor_mag;
-    if (x[i] < -3) {
-      factor = 0;
-      factor_mag = 0;
-    } else if (x[i] > 3) {
-      factor = 1;
-      factor_mag = 1;
-    } else {
-      factor = x[i] / 3 + 0.5;
-      factor_mag = std::fabs(x[i]) / 3 + 0.5;
-      if (x[i] == -3) out.rule[i] = kAtMinus3;
-      if (x[i] == 3) out.rule[i] = kAtPlus3;
-    }
-    if (factor == 0 && !std::isfinite(g)) {
-      out.value[i] = 0;
-      out.alt[i] = kNaN;
-      out.rule[i] = kZeroTimesSpecial;
-      continue;
-    }
-    out.value[i] = g * factor;
-    out.mag[i] = std::fabs(g) * factor_mag;
-  }
+  });
   return result;
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/parallel_blocks.h"
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 
 namespace aclnn_check::hardswish_backward_v2 {
@@ -20,37 +21,39 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(x.size());
   if (x.empty()) result.call_rules.push_back(op.Tag("hardswish_v2.empty"));
-  for (size_t i = 0; i < x.size(); ++i) {
-    const double g = grad[i];
-    double factor;
-    double factor_mag;
-    if (std::isnan(x[i])) {
-      // Neither `self > -3` nor `self < 3` holds: CANN's second select and PyTorch's else branch
-      // both give the factor 1.
-      factor = 1;
-      factor_mag = 1;
-      out.rule[i] = kXNan;
-    } else if (x[i] <= -3) {
-      factor = 0;
-      factor_mag = 0;
-      if (x[i] == -3) out.rule[i] = kAtMinus3;
-    } else if (x[i] >= 3) {
-      factor = 1;
-      factor_mag = 1;
-      if (x[i] == 3) out.rule[i] = kAtPlus3;
-    } else {
-      factor = x[i] / 3 + 0.5;
-      factor_mag = std::fabs(x[i]) / 3 + 0.5;
+  ForEachBlock(static_cast<int64_t>(x.size()), [&](int64_t, int64_t begin, int64_t end) {
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const double g = grad[i];
+      double factor;
+      double factor_mag;
+      if (std::isnan(x[i])) {
+        // Neither `self > -3` nor `self < 3` holds: CANN's second select and PyTorch's else branch
+        // both give the factor 1.
+        factor = 1;
+        factor_mag = 1;
+        out.rule[i] = kXNan;
+      } else if (x[i] <= -3) {
+        factor = 0;
+        factor_mag = 0;
+        if (x[i] == -3) out.rule[i] = kAtMinus3;
+      } else if (x[i] >= 3) {
+        factor = 1;
+        factor_mag = 1;
+        if (x[i] == 3) out.rule[i] = kAtPlus3;
+      } else {
+        factor = x[i] / 3 + 0.5;
+        factor_mag = std::fabs(x[i]) / 3 + 0.5;
+      }
+      if (factor == 0 && !std::isfinite(g)) {
+        out.value[i] = 0;
+        out.alt[i] = kNaN;
+        out.rule[i] = kZeroTimesSpecial;
+        continue;
+      }
+      out.value[i] = g * factor;
+      out.mag[i] = std::fabs(g) * factor_mag;
     }
-    if (factor == 0 && !std::isfinite(g)) {
-      out.value[i] = 0;
-      out.alt[i] = kNaN;
-      out.rule[i] = kZeroTimesSpecial;
-      continue;
-    }
-    out.value[i] = g * factor;
-    out.mag[i] = std::fabs(g) * factor_mag;
-  }
+  });
   return result;
 }
 

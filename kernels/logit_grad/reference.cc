@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/parallel_blocks.h"
 #include "logit_grad/logit_grad.h"
 
 namespace aclnn_check::logit_grad {
@@ -110,13 +111,15 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(x.size());
   if (x.empty()) result.call_rules.push_back(op.Tag("logit.empty"));
-  for (size_t i = 0; i < x.size(); ++i) {
-    const Element element = Decide(x[i], dy[i], eps, kTags);
-    out.value[i] = element.value;
-    out.mag[i] = element.mag;
-    out.alt[i] = element.alt;
-    out.rule[i] = element.rule;
-  }
+  ForEachBlock(static_cast<int64_t>(x.size()), [&](int64_t, int64_t begin, int64_t end) {
+    for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
+      const Element element = Decide(x[i], dy[i], eps, kTags);
+      out.value[i] = element.value;
+      out.mag[i] = element.mag;
+      out.alt[i] = element.alt;
+      out.rule[i] = element.rule;
+    }
+  });
   return result;
 }
 

@@ -2,6 +2,7 @@
 // window (not the real kernel's per-core walk, see README.md).
 #include <cmath>
 
+#include "core/parallel_blocks.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 
 namespace aclnn_check::nsa_compress_grad {
@@ -65,14 +66,22 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       special[at] = 1;
     }
   };
+  // Which rows the windows cover, and how often.
   for (const Sequence& sequence : sequences) {
-    for (int64_t i = 0; i < sequence.windows; ++i) {
-      const int64_t window = sequence.first_window + i;
-      if (window >= rows_of_grad) break;  // outputGrad too short: rejected by validation
-      for (int64_t j = 0; j < block_size; ++j) {
-        const int64_t row = sequence.start + i * stride + j;
-        ++coverage[static_cast<size_t>(row)];
-        for (int64_t n = 0; n < heads; ++n) {
+    for (int64_t i = 0; i < sequence.windows && sequence.first_window + i < rows_of_grad; ++i) {
+      for (int64_t j = 0; j < block_size; ++j)
+        ++coverage[static_cast<size_t>(sequence.start + i * stride + j)];
+    }
+  }
+  // Heads touch disjoint elements of both outputs, and each element's terms are added in the same
+  // order (sequence, window, row of the window, e) whichever thread runs its head.
+  ForEachHarnessItem(heads, [&](int64_t n) {
+    for (const Sequence& sequence : sequences) {
+      for (int64_t i = 0; i < sequence.windows; ++i) {
+        const int64_t window = sequence.first_window + i;
+        if (window >= rows_of_grad) break;  // outputGrad too short: rejected by validation
+        for (int64_t j = 0; j < block_size; ++j) {
+          const int64_t row = sequence.start + i * stride + j;
           const size_t w_at = static_cast<size_t>(j * heads + n);
           for (int64_t e = 0; e < head_dim; ++e) {
             const size_t g_at = static_cast<size_t>((window * heads + n) * head_dim + e);
@@ -83,7 +92,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
         }
       }
     }
-  }
+  });
 
   const size_t row_size = static_cast<size_t>(heads * head_dim);
   for (size_t at = 0; at < input_grad.value.size(); ++at) {

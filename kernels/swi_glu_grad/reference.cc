@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/parallel_blocks.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {
@@ -52,57 +53,59 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(x.size());
-  for (int64_t o = 0; o < split.outer; ++o) {
-    for (int64_t j = 0; j < split.half; ++j) {
-      for (int64_t i = 0; i < split.inner; ++i) {
-        const size_t ia = static_cast<size_t>((o * 2 * split.half + j) * split.inner + i);
-        const size_t ib = ia + static_cast<size_t>(split.half * split.inner);
-        const size_t ig = static_cast<size_t>((o * split.half + j) * split.inner + i);
-        const double a = x[ia];
-        const double b = x[ib];
-        const double g = grad[ig];
+  // Element k of yGrad ([outer, half * inner] row-major) gives A and B of x's row k / half_block;
+  // every element writes only its own two outputs.
+  const int64_t half_block = split.half * split.inner;
+  ForEachBlock(split.outer * half_block, [&](int64_t, int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      const int64_t o = k / half_block;
+      const size_t ia = static_cast<size_t>(o * 2 * half_block + k % half_block);
+      const size_t ib = ia + static_cast<size_t>(half_block);
+      const size_t ig = static_cast<size_t>(k);
+      const double a = x[ia];
+      const double b = x[ib];
+      const double g = grad[ig];
 
-        const double s = 1.0 / (1.0 + std::exp(-a));
-        out.value[ia] = g * b * s * (1.0 + a * (1.0 - s));  // dA
-        out.value[ib] = g * a * s;                          // dB
-        // A float32 kernel's s carries an absolute error of about u * s, or u * 2^-126 where s
-        // is subnormal; it reaches dA through 1 - s (terms 1 and s) times A.
-        const double s_mag = std::max(s, tiny);
-        const double factor_a_mag = s_mag * (1.0 + std::fabs(a) * (1.0 + s));
-        const double factor_b_mag = std::fabs(a) * s_mag;
-        out.mag[ia] = std::fabs(g * b) * factor_a_mag;
-        out.mag[ib] = std::fabs(g) * factor_b_mag;
+      const double s = 1.0 / (1.0 + std::exp(-a));
+      out.value[ia] = g * b * s * (1.0 + a * (1.0 - s));  // dA
+      out.value[ib] = g * a * s;                          // dB
+      // A float32 kernel's s carries an absolute error of about u * s, or u * 2^-126 where s
+      // is subnormal; it reaches dA through 1 - s (terms 1 and s) times A.
+      const double s_mag = std::max(s, tiny);
+      const double factor_a_mag = s_mag * (1.0 + std::fabs(a) * (1.0 + s));
+      const double factor_b_mag = std::fabs(a) * s_mag;
+      out.mag[ia] = std::fabs(g * b) * factor_a_mag;
+      out.mag[ib] = std::fabs(g) * factor_b_mag;
 
-        if (std::isinf(a)) {
-          // The limit of the formula: s -> 1 and A * (1 - s) -> 0 for +inf, s * A -> 0 for -inf.
-          const double limit_factor = a > 0 ? 1.0 : 0.0;
-          out.alt[ia] = g * b * limit_factor;
-          out.alt[ib] = g * (a > 0 ? a : 0.0);
-          out.mag[ia] = std::fabs(g * b) * limit_factor;
-          out.mag[ib] = 0;
-          out.rule[ia] = out.rule[ib] = kAInf;
-        } else if (a < kSigmoidUnderflowBelow) {
-          // The kernel form (s + s * (1 - s) * A) * B * yGrad and s * A * yGrad with s = 0.
-          out.alt[ia] = (0.0 * a + 0.0) * b * g;
-          out.alt[ib] = 0.0 * a * g;
-          out.rule[ia] = out.rule[ib] = kSigmoidUnderflow;
-        } else if (!std::isnan(a)) {
-          // dA = yGrad * B * factor with yGrad * B infinite: one rounding may take the factor
-          // to 0, or, where only one of yGrad and B is infinite, a kernel that multiplies the
-          // finite one by the factor first (CANN: (factor * B) * yGrad) may underflow that
-          // product to 0 (below 2^-126 it is subnormal, or flushed).
-          const double factor_a = s * (1.0 + a * (1.0 - s));
-          const double finite_multiplier = std::isinf(g) ? b : g;
-          const bool product_underflows =
-              std::isinf(g) != std::isinf(b) && std::fabs(finite_multiplier * factor_a) < tiny;
-          if (std::isinf(g * b) && (near_zero(factor_a, factor_a_mag) || product_underflows)) {
-            out.rule[ia] = kInfTimesSmallFactor;
-          }
-          if (std::isinf(g) && near_zero(a * s, factor_b_mag)) out.rule[ib] = kInfTimesSmallFactor;
+      if (std::isinf(a)) {
+        // The limit of the formula: s -> 1 and A * (1 - s) -> 0 for +inf, s * A -> 0 for -inf.
+        const double limit_factor = a > 0 ? 1.0 : 0.0;
+        out.alt[ia] = g * b * limit_factor;
+        out.alt[ib] = g * (a > 0 ? a : 0.0);
+        out.mag[ia] = std::fabs(g * b) * limit_factor;
+        out.mag[ib] = 0;
+        out.rule[ia] = out.rule[ib] = kAInf;
+      } else if (a < kSigmoidUnderflowBelow) {
+        // The kernel form (s + s * (1 - s) * A) * B * yGrad and s * A * yGrad with s = 0.
+        out.alt[ia] = (0.0 * a + 0.0) * b * g;
+        out.alt[ib] = 0.0 * a * g;
+        out.rule[ia] = out.rule[ib] = kSigmoidUnderflow;
+      } else if (!std::isnan(a)) {
+        // dA = yGrad * B * factor with yGrad * B infinite: one rounding may take the factor
+        // to 0, or, where only one of yGrad and B is infinite, a kernel that multiplies the
+        // finite one by the factor first (CANN: (factor * B) * yGrad) may underflow that
+        // product to 0 (below 2^-126 it is subnormal, or flushed).
+        const double factor_a = s * (1.0 + a * (1.0 - s));
+        const double finite_multiplier = std::isinf(g) ? b : g;
+        const bool product_underflows =
+            std::isinf(g) != std::isinf(b) && std::fabs(finite_multiplier * factor_a) < tiny;
+        if (std::isinf(g * b) && (near_zero(factor_a, factor_a_mag) || product_underflows)) {
+          out.rule[ia] = kInfTimesSmallFactor;
         }
+        if (std::isinf(g) && near_zero(a * s, factor_b_mag)) out.rule[ib] = kInfTimesSmallFactor;
       }
     }
-  }
+  });
   return result;
 }
 

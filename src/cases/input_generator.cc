@@ -4,7 +4,7 @@
 #include <numbers>
 
 #include "cases/standard_distributions.h"
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 #include "core/float_bits.h"
 
 namespace aclnn_check {

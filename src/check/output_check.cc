@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 #include "core/float_bits.h"
 
 namespace aclnn_check {

@@ -71,7 +71,7 @@ using ExpectationLookup = std::function<const Expectation&(const RuleDef& rule)>
 const Expectation& DocumentedExpectation(const RuleDef& rule);
 
 // device holds values of dtype out (decoded from the output). Elements are checked in blocks over
-// the harness's threads (check/parallel_blocks.h); the sums behind mean_ulp, mean_rel, rmse,
+// the harness's threads (core/parallel_blocks.h); the sums behind mean_ulp, mean_rel, rmse,
 // error_balance and the rounding biases add per block of 2^16 elements, then block by block, so
 // outputs above one block may differ from a single running sum in the last bits.
 OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,

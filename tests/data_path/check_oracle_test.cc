@@ -12,7 +12,7 @@
 #include <random>
 
 #include "cases/test_point.h"
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 #include "data_path/per_element_oracle.h"
 #include "runner/execute.h"
 

@@ -1,6 +1,7 @@
 // The data path's results do not depend on the number of harness threads: the check's partial
-// results merge in block order and input generation is counter-based per element. And the
-// generator's block-wise writes give the bytes of the whole-tensor path they replaced.
+// results merge in block order, input generation is counter-based per element, and the operators'
+// references give each block, row or head its own outputs. And the generator's block-wise writes
+// give the bytes of the whole-tensor path they replaced.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -8,12 +9,15 @@
 #include <cstring>
 #include <random>
 
+#include "cases/case_file.h"
 #include "cases/input_generator.h"
+#include "cases/test_point.h"
 #include "check/output_check.h"
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 #include "core/host_tensor.h"
 #include "core/layout.h"
 #include "core/view_storage.h"
+#include "runner/execute.h"
 
 namespace aclnn_check {
 namespace {
@@ -139,6 +143,60 @@ TEST(StorageIntervals, CoverExactlyTheStorageOfTheView) {
       for (int64_t i = interval.begin; i < interval.end; ++i) covered[i] = true;
     }
     EXPECT_EQ(covered, inside) << layout;
+  }
+}
+
+// One point per operator with several harness blocks (or heads) of work and special values that
+// its rules decide: the reference on 1 and on 3 threads, bit for bit.
+TEST_F(ThreadCount, EveryOperatorsReferenceIsTheSameOnOneAndThreeThreads) {
+  const char* specials = R"("specials": ["nan", "inf", "-inf", "0", "-0", "denorm"])";
+  const std::vector<std::string> cases = {
+      R"({"name": "t", "op": "LogitGrad", "axes": {"dtype": ["float32"], "shape": [[3, 70001]],
+          "eps": [1e-6]}, "inputs": {"x": {"dist": "uniform", "low": -0.05, "high": 1.05, )" +
+          std::string(specials) + "}}, \"seed\": 1}",
+      R"({"name": "t", "op": "HardswishBackward", "axes": {"dtype": ["float16"],
+          "shape": [[3, 70001]]}, "inputs": {"self": {"dist": "uniform", "low": -4, "high": 4, )" +
+          std::string(specials) + "}}, \"seed\": 1}",
+      R"({"name": "t", "op": "HardswishBackwardV2", "axes": {"dtype": ["bfloat16"],
+          "shape": [[3, 70001]]}, "inputs": {"self": {"dist": "uniform", "low": -4, "high": 4, )" +
+          std::string(specials) + "}}, \"seed\": 1}",
+      R"({"name": "t", "op": "SwiGluGrad", "axes": {"dtype": ["float32"], "x_shape": [[5, 70002]],
+          "dim": [-1]}, "inputs": {"x": {"dist": "uniform", "low": -100, "high": 20, )" +
+          std::string(specials) + "}}, \"seed\": 1}",
+      R"({"name": "t", "op": "LayerNormBackward", "axes": {"dtype": ["float32"],
+          "input_shape": [[300, 1001]]}, "inputs": {"gradOut": {"dist": "normal", "mean": 0,
+          "std": 1, )" + std::string(specials) + "}}, \"seed\": 1}",
+      R"({"name": "t", "op": "NsaCompressGrad", "axes": {"dtype": ["bfloat16"],
+          "act_seq_len": [[512, 1024]], "heads": [4], "head_dim": [64], "block_size": [32],
+          "stride": [16]}, "products": ["A2"], "seed": 1})",
+  };
+  for (const std::string& text : cases) {
+    const CaseFile case_file = ParseCaseFile(text, "thread_count.json");
+    const std::vector<TestPoint> points = ExpandCase(case_file, Product::kA2);
+    ASSERT_FALSE(points.empty()) << text;
+    const TestPoint& point = points.front();
+    const PreparedPoint prepared = PreparePoint(point, /*with_reference=*/false);
+    SetHarnessThreadCount(1);
+    const ReferenceResult one = point.op().Reference(prepared.args);
+    SetHarnessThreadCount(3);
+    const ReferenceResult three = point.op().Reference(prepared.args);
+    EXPECT_EQ(one.call_rules, three.call_rules) << point.id;
+    ASSERT_EQ(one.outputs.size(), three.outputs.size());
+    int64_t ruled = 0;
+    for (size_t slot = 0; slot < one.outputs.size(); ++slot) {
+      const ReferenceOutput& a = one.outputs[slot];
+      const ReferenceOutput& b = three.outputs[slot];
+      ASSERT_EQ(a.value.size(), b.value.size()) << point.id;
+      EXPECT_EQ(std::memcmp(a.value.data(), b.value.data(), a.value.size() * sizeof(double)), 0)
+          << point.id << " slot " << slot;
+      EXPECT_EQ(std::memcmp(a.mag.data(), b.mag.data(), a.mag.size() * sizeof(double)), 0)
+          << point.id << " slot " << slot;
+      EXPECT_EQ(std::memcmp(a.alt.data(), b.alt.data(), a.alt.size() * sizeof(double)), 0)
+          << point.id << " slot " << slot;
+      EXPECT_EQ(a.rule, b.rule) << point.id << " slot " << slot;
+      for (RuleTag tag : a.rule) ruled += tag != kNoRule;
+    }
+    EXPECT_GT(ruled, 0) << point.id << ": no element rule was exercised";
   }
 }
 

@@ -1,4 +1,4 @@
-#include "check/parallel_blocks.h"
+#include "core/parallel_blocks.h"
 
 #include <unistd.h>
 
@@ -61,24 +61,29 @@ void SetHarnessThreadCount(size_t threads) {
   slot.threads = std::max<size_t>(1, threads);
 }
 
-void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, int64_t)>& body) {
-  const int64_t blocks = BlockCount(elements);
-  if (blocks <= 0) return;
-  if (blocks == 1) return body(0, 0, elements);
-  // A throwing block must not end the process from a pool thread: the first error is rethrown
-  // on the caller once every block has run.
+void ForEachHarnessItem(int64_t items, const std::function<void(int64_t)>& body) {
+  if (items <= 0) return;
+  if (items == 1) return body(0);
+  // A throwing item must not end the process from a pool thread: the first error is rethrown
+  // on the caller once every item has run.
   std::mutex error_mutex;
   std::exception_ptr error;
-  Pool().ForEachItem(blocks, [&](int64_t block) {
-    const int64_t begin = block * kHarnessBlock;
+  Pool().ForEachItem(items, [&](int64_t item) {
     try {
-      body(block, begin, std::min(elements, begin + kHarnessBlock));
+      body(item);
     } catch (...) {
       std::lock_guard lock(error_mutex);
       if (!error) error = std::current_exception();
     }
   });
   if (error) std::rethrow_exception(error);
+}
+
+void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, int64_t)>& body) {
+  ForEachHarnessItem(BlockCount(elements), [&](int64_t block) {
+    const int64_t begin = block * kHarnessBlock;
+    body(block, begin, std::min(elements, begin + kHarnessBlock));
+  });
 }
 
 }  // namespace aclnn_check

@@ -1,5 +1,5 @@
-// The harness's own data path (input generation, decoding, the check of each output) cut into
-// blocks of a fixed size and spread over the harness's threads. Block boundaries depend only on
+// The harness's own data path (input generation, decoding, the float64 references, the check of
+// each output) cut into blocks of a fixed size and spread over the harness's threads. Block boundaries depend only on
 // the element count, and callers keep one partial result per block merged in block order, so
 // results never depend on the thread count.
 #pragma once
@@ -18,6 +18,10 @@ inline int64_t BlockCount(int64_t elements) { return (elements + kHarnessBlock -
 
 // Calls body(block, begin, end) once for each block of [0, elements), in parallel.
 void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, int64_t)>& body);
+
+// Calls body(item) once for each item of [0, items), in parallel: for work whose natural unit is
+// not an element (a reference's rows or heads). Each item must write only its own outputs.
+void ForEachHarnessItem(int64_t items, const std::function<void(int64_t)>& body);
 
 // ACLNN_CHECK_THREADS when it holds a positive integer, else every hardware thread.
 size_t HarnessThreadCountFromEnvironment();
