@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/float_bits.h"
 #include "core/parallel_blocks.h"
 #include "logit_grad/logit_grad.h"
 
@@ -29,8 +30,8 @@ double MagnitudeOf(double value) { return std::isfinite(value) ? std::fabs(value
 // float32(eps) and 1.0f - float32(eps) in float32, and float32(1 - eps) is the bound SPEC names.
 // x is ambiguous when some choice of bounds puts it inside and another outside.
 bool SideDependsOnRounding(double x, double eps) {
-  const double lo32 = RoundTo(eps, DType::kFloat32);
-  const double hi32 = RoundTo(1 - eps, DType::kFloat32);
+  const double lo32 = FloatBits<DType::kFloat32>::Round(eps);
+  const double hi32 = FloatBits<DType::kFloat32>::Round(1 - eps);
   const double kernel_hi = static_cast<double>(1.0f - static_cast<float>(lo32));
   const double lo_min = std::min(eps, lo32), lo_max = std::max(eps, lo32);
   const double hi_min = std::min({1 - eps, hi32, kernel_hi});
@@ -75,7 +76,7 @@ Element Decide(double x, double dy, double eps, const Tags& tags) {
   if (eps == 1) return {SignedInfinity(dy), 0, 0, tags.eps_eq1};
   // The CANN kernel's fill outside its range: it tests float32(eps) >= 0, so a negative eps that
   // rounds to -0 takes the eps >= 0 path.
-  const double kernel_fill = RoundTo(eps, DType::kFloat32) >= 0 ? 0.0 : kNaN;
+  const double kernel_fill = FloatBits<DType::kFloat32>::Round(eps) >= 0 ? 0.0 : kNaN;
   if (!std::isfinite(x)) return {kNaN, 0, kernel_fill, tags.x_nan_inf};
   if (eps < 0) {
     if (x < 0 || x > 1) return {kNaN, 0, kernel_fill, tags.neg_eps_outside};
