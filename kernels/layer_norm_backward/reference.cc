@@ -1,9 +1,11 @@
 // Float64 reference of SPEC 4.4. mean and rstd are used as given (not recomputed); a null weight
 // is ones; bias is never read. mag follows SPEC 5 with xh weighted by (|x| + |mean|) * |rstd|,
 // the scale of its error when a kernel expands (x - mean) * rstd (see README.md).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "core/parallel_blocks.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 
 namespace aclnn_check::layer_norm_backward {
@@ -50,51 +52,62 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   if (mask[0]) {
     ReferenceOutput& out = result.outputs[kGradInput];
     out.Resize(static_cast<size_t>(rows * m));
-    for (int64_t r = 0; r < rows; ++r) {
-      bool special = weight_special || !Finite(mean[r]) || !Finite(rstd[r]);
-      double sum_gw = 0, sum_gw_xh = 0, abs_gw = 0, abs_gw_xh = 0;
-      for (int64_t j = 0; j < m; ++j) {
-        const int64_t i = r * m + j;
-        special |= !Finite(g[i]) || !Finite(x[i]);
-        const double gw = g[i] * w[j];
-        sum_gw += gw;
-        sum_gw_xh += gw * xhat(r, j);
-        abs_gw += std::fabs(gw);
-        abs_gw_xh += std::fabs(gw) * xhat_mag(r, j);
-      }
-      const double rs = rstd[r];
-      for (int64_t j = 0; j < m; ++j) {
-        const int64_t i = r * m + j;
-        const double gw = g[i] * w[j];
-        out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, j) * (sum_gw_xh * inv_m));
-        out.mag[i] =
-            std::fabs(rs) * (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, j) * (abs_gw_xh * inv_m));
-        if (special) {
-          out.rule[i] = kNonfiniteRow;
-          if (!Finite(out.mag[i])) out.mag[i] = 0;
+    // Rows write only their own gradInput elements: groups of rows on the harness's threads.
+    const int64_t group = std::max<int64_t>(1, kHarnessBlock / std::max<int64_t>(m, 1));
+    ForEachHarnessItem((rows + group - 1) / group, [&](int64_t item) {
+      for (int64_t r = item * group; r < std::min(rows, (item + 1) * group); ++r) {
+        bool special = weight_special || !Finite(mean[r]) || !Finite(rstd[r]);
+        double sum_gw = 0, sum_gw_xh = 0, abs_gw = 0, abs_gw_xh = 0;
+        for (int64_t j = 0; j < m; ++j) {
+          const int64_t i = r * m + j;
+          special |= !Finite(g[i]) || !Finite(x[i]);
+          const double gw = g[i] * w[j];
+          sum_gw += gw;
+          sum_gw_xh += gw * xhat(r, j);
+          abs_gw += std::fabs(gw);
+          abs_gw_xh += std::fabs(gw) * xhat_mag(r, j);
+        }
+        const double rs = rstd[r];
+        for (int64_t j = 0; j < m; ++j) {
+          const int64_t i = r * m + j;
+          const double gw = g[i] * w[j];
+          out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, j) * (sum_gw_xh * inv_m));
+          out.mag[i] = std::fabs(rs) *
+                       (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, j) * (abs_gw_xh * inv_m));
+          if (special) {
+            out.rule[i] = kNonfiniteRow;
+            if (!Finite(out.mag[i])) out.mag[i] = 0;
+          }
         }
       }
-    }
+    });
   }
 
   if (mask[1] || mask[2]) {
     std::vector<double> dw(static_cast<size_t>(m), 0.0), dw_mag(static_cast<size_t>(m), 0.0);
     std::vector<double> db(static_cast<size_t>(m), 0.0), db_mag(static_cast<size_t>(m), 0.0);
-    std::vector<bool> dw_special(static_cast<size_t>(m)), db_special(static_cast<size_t>(m));
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t j = 0; j < m; ++j) {
-        const double gi = g[r * m + j];
-        const double term = gi * xhat(r, j);
-        dw[j] += term;
-        dw_mag[j] += std::fabs(gi) * xhat_mag(r, j);
-        dw_special[j] = dw_special[j] || !Finite(term);
-        db[j] += gi;
-        db_mag[j] += std::fabs(gi);
-        db_special[j] = db_special[j] || !Finite(gi);
+    std::vector<uint8_t> dw_special(static_cast<size_t>(m)), db_special(static_cast<size_t>(m));
+    // Columns write only their own sums, each over the rows in order: column blocks on the
+    // harness's threads (bytes for the special flags: neighbouring bits of a vector<bool> race).
+    constexpr int64_t kColumns = 512;
+    ForEachHarnessItem((m + kColumns - 1) / kColumns, [&](int64_t item) {
+      const int64_t first = item * kColumns;
+      const int64_t last = std::min(m, first + kColumns);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t j = first; j < last; ++j) {
+          const double gi = g[r * m + j];
+          const double term = gi * xhat(r, j);
+          dw[j] += term;
+          dw_mag[j] += std::fabs(gi) * xhat_mag(r, j);
+          dw_special[j] = dw_special[j] || !Finite(term);
+          db[j] += gi;
+          db_mag[j] += std::fabs(gi);
+          db_special[j] = db_special[j] || !Finite(gi);
+        }
       }
-    }
+    });
     auto fill = [&](size_t slot, const std::vector<double>& value, const std::vector<double>& mag,
-                    const std::vector<bool>& special) {
+                    const std::vector<uint8_t>& special) {
       ReferenceOutput& out = result.outputs[slot];
       out.Resize(static_cast<size_t>(m));
       out.value = value;
