@@ -25,7 +25,9 @@ class Expectation {
                const Tolerance& tolerance) const;
   const std::string& text() const { return text_; }
   // "ref" alone: the element bound around the reference, which the checker's fast path applies.
-  bool IsReference() const { return choices_.size() == 1 && choices_[0].kind == Choice::Kind::kRef; }
+  bool IsReference() const {
+    return choices_.size() == 1 && choices_[0].kind == Choice::Kind::kRef;
+  }
 
  private:
   struct Choice {

@@ -51,13 +51,15 @@ struct FloatBits {
       if (magnitude >= kSmallestNormal) {
         // Ties to even: add just under half a unit, plus one where the kept part is odd; a carry
         // out of the significand moves to the next binade by itself.
-        uint64_t rounded = magnitude + ((uint64_t{1} << (kDropped - 1)) - 1) + ((magnitude >> kDropped) & 1);
+        uint64_t rounded =
+            magnitude + ((uint64_t{1} << (kDropped - 1)) - 1) + ((magnitude >> kDropped) & 1);
         rounded &= ~((uint64_t{1} << kDropped) - 1);
         return std::bit_cast<double>(sign | (rounded >= kOverflow ? kInfinity : rounded));
       }
       // Below the smallest normal the spacing is fixed: count it in units (exact, a power of two
       // scales) and round the count to an integer by adding and removing 2^52.
-      constexpr double kUnit = std::bit_cast<double>(static_cast<uint64_t>(kMinExponent - kPrecision + 1 + 1023) << 52);
+      constexpr double kUnit =
+          std::bit_cast<double>(static_cast<uint64_t>(kMinExponent - kPrecision + 1 + 1023) << 52);
       constexpr double kPerUnit = 1.0 / kUnit;
       const double units = (std::bit_cast<double>(magnitude) * kPerUnit + 0x1p52) - 0x1p52;
       return std::bit_cast<double>(sign | std::bit_cast<uint64_t>(units * kUnit));

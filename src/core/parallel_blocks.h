@@ -1,7 +1,7 @@
 // The harness's own data path (input generation, decoding, the float64 references, the check of
-// each output) cut into blocks of a fixed size and spread over the harness's threads. Block boundaries depend only on
-// the element count, and callers keep one partial result per block merged in block order, so
-// results never depend on the thread count.
+// each output) cut into blocks of a fixed size and spread over the harness's threads. Block
+// boundaries depend only on the element count, and callers keep one partial result per block
+// merged in block order, so results never depend on the thread count.
 #pragma once
 
 #include <cstddef>
