@@ -3,13 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "core/thread_pool.h"
 
@@ -44,13 +40,7 @@ ThreadPool& Pool() {
 }  // namespace
 
 size_t HarnessThreadCountFromEnvironment() {
-  if (const char* text = std::getenv("ACLNN_CHECK_THREADS")) {
-    size_t threads = 0;
-    const char* end = text + std::strlen(text);
-    const auto [rest, error] = std::from_chars(text, end, threads);
-    if (error == std::errc() && rest == end && threads > 0) return threads;
-  }
-  return std::max<size_t>(1, std::thread::hardware_concurrency());
+  return ThreadCountFromEnvironment("ACLNN_CHECK_THREADS");
 }
 
 void SetHarnessThreadCount(size_t threads) {

@@ -71,8 +71,8 @@ void ThreadPool::ForEachItem(int64_t items, const std::function<void(int64_t)>& 
   loop_ = nullptr;
 }
 
-size_t CpuThreadCountFromEnvironment() {
-  if (const char* text = std::getenv("ACLNN_CPU_THREADS")) {
+size_t ThreadCountFromEnvironment(const char* variable) {
+  if (const char* text = std::getenv(variable)) {
     size_t threads = 0;
     const char* end = text + std::strlen(text);
     const auto [rest, error] = std::from_chars(text, end, threads);
@@ -80,6 +80,8 @@ size_t CpuThreadCountFromEnvironment() {
   }
   return std::max<size_t>(1, std::thread::hardware_concurrency());
 }
+
+size_t CpuThreadCountFromEnvironment() { return ThreadCountFromEnvironment("ACLNN_CPU_THREADS"); }
 
 namespace {
 

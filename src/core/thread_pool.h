@@ -46,6 +46,9 @@ class ThreadPool {
 
 // ACLNN_CPU_THREADS when it holds a positive integer, else every hardware thread.
 size_t CpuThreadCountFromEnvironment();
+// The positive integer the environment variable holds, else every hardware thread (at least 1):
+// the cpu provider's ACLNN_CPU_THREADS and the harness's ACLNN_CHECK_THREADS.
+size_t ThreadCountFromEnvironment(const char* variable);
 // The pool of the cpu provider's kernels, created on first use with
 // CpuThreadCountFromEnvironment() threads.
 ThreadPool& CpuThreadPool();
