@@ -48,10 +48,6 @@ int64_t FirstChangeIn(std::span<const std::byte> before, std::span<const std::by
   return -1;
 }
 
-int64_t FirstChange(std::span<const std::byte> before, std::span<const std::byte> after) {
-  return FirstChangeIn(before, after, 0, std::max(before.size(), after.size()));
-}
-
 // First byte offset outside the view's storage where the buffers differ, or -1. The view's
 // storage is a list of index intervals, so the bytes between them are compared as whole ranges.
 int64_t FirstChangeOutside(const TensorView& view, std::span<const std::byte> before,
@@ -333,10 +329,10 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
       // A rejected call writes nothing.
       for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
         if (!buffers[slot] || op.tensors()[slot].role != SlotRole::kOutput) continue;
-        const GuardedBuffer::Contents contents = buffers[slot]->Download();
-        if (contents.guard_violation) outcome.Rule("harness.guard_bytes", false, *contents.guard_violation);
-        const std::vector<std::byte>& after = contents.payload;
-        const int64_t changed = FirstChange(prepared.tensors[slot]->bytes(), after);
+        if (const auto violation = buffers[slot]->GuardViolation()) {
+          outcome.Rule("harness.guard_bytes", false, *violation);
+        }
+        const int64_t changed = buffers[slot]->FirstDifference(prepared.tensors[slot]->bytes());
         outcome.Rule("harness.reject_writes_nothing", changed < 0,
                      std::string(op.tensors()[slot].name) + " changed at byte " +
                          std::to_string(changed) + " by a rejected call");
@@ -353,7 +349,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
       session.Synchronize();
       SetPhase(context, CallPhase::kCheck);
       if (workspace) {
-        const auto violation = workspace->Download().guard_violation;
+        const auto violation = workspace->GuardViolation();
         outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
       }
       if (executed != 0) result.provider_message = provider.RecentError();
@@ -367,25 +363,28 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         if (!buffers[slot]) continue;
         const TensorSlot& def = op.tensors()[slot];
         const HostTensor& host = *prepared.tensors[slot];
-        const GuardedBuffer::Contents contents = buffers[slot]->Download();
-        outcome.Rule("harness.guard_bytes", !contents.guard_violation,
-                     contents.guard_violation.value_or(""));
-        const std::vector<std::byte>& after = contents.payload;
-        if (def.role == SlotRole::kInput) {
-          const int64_t changed = FirstChange(host.bytes(), after);
-          outcome.Rule("harness.inputs_unchanged", changed < 0,
-                       std::string(def.name) + " changed at byte " + std::to_string(changed));
-          if (IsFloating(host.view().dtype)) input_views.emplace_back(std::string(def.name), host.view());
+        const std::optional<std::string> violation = buffers[slot]->GuardViolation();
+        outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
+        const ReferenceOutput* expected =
+            def.role == SlotRole::kOutput ? &prepared.reference->outputs[slot] : nullptr;
+        if (!expected || !expected->computed) {
+          // Compared chunk by chunk against the host copy, and the device buffer freed at once:
+          // a large point's inputs then cost no downloaded copy, and later buffers reuse memory.
+          const int64_t changed = buffers[slot]->FirstDifference(host.bytes());
+          buffers[slot].reset();
+          if (!expected) {
+            outcome.Rule("harness.inputs_unchanged", changed < 0,
+                         std::string(def.name) + " changed at byte " + std::to_string(changed));
+            if (IsFloating(host.view().dtype)) input_views.emplace_back(std::string(def.name), host.view());
+          } else {
+            outcome.Rule("harness.untouched_output", changed < 0,
+                         std::string(def.name) + " must be left untouched but changed at byte " +
+                             std::to_string(changed));
+          }
           continue;
         }
-        const ReferenceOutput& expected = prepared.reference->outputs[slot];
-        if (!expected.computed) {
-          const int64_t changed = FirstChange(host.bytes(), after);
-          outcome.Rule("harness.untouched_output", changed < 0,
-                       std::string(def.name) + " must be left untouched but changed at byte " +
-                           std::to_string(changed));
-          continue;
-        }
+        std::vector<std::byte> after = buffers[slot]->Download().payload;
+        buffers[slot].reset();
         const int64_t outside = FirstChangeOutside(host.view(), host.bytes(), after);
         outcome.Rule("harness.writes_inside_view", outside < 0,
                      std::string(def.name) + " written outside its view at byte " +
@@ -396,7 +395,13 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         if (captured) {
           std::vector<std::byte>& bytes = captured->bytes[std::string(def.name)];
           const size_t size = DTypeSize(view.dtype);
-          if (view.is_contiguous() && view.numel() > 0) {
+          const size_t view_bytes = static_cast<size_t>(view.numel()) * size;
+          if (view.is_contiguous() && view.offset == 0 && view_bytes == after.size()) {
+            // The view is the whole buffer: the download itself is the captured copy. The
+            // device values were decoded above, the only later reader of `after`.
+            bytes = std::move(after);
+            view.data = nullptr;
+          } else if (view.is_contiguous() && view.numel() > 0) {
             // One copy of the view's bytes instead of an insert per element.
             const auto first = after.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(view.offset) * size);
             bytes.assign(first, first + static_cast<std::ptrdiff_t>(static_cast<size_t>(view.numel()) * size));
@@ -409,14 +414,14 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
           }
         }
         const CaseFile& c = *point.case_file;
-        const OutputCheck check = CheckOutput(op, expected, device, view.dtype, ToleranceOf(point, def.name),
+        const OutputCheck check = CheckOutput(op, *expected, device, view.dtype, ToleranceOf(point, def.name),
                                               ExpectationsOf(*context.profiles));
         OutputResult output{.name = std::string(def.name),
                             .dtype = std::string(DTypeName(view.dtype)),
                             .metrics = check.metrics};
         if (c.cann_tolerance) {
           CannOutputVerdict verdict;
-          if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected.value, view.dtype, &verdict)) {
+          if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected->value, view.dtype, &verdict)) {
             output.cann = verdict;
           }
         }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace aclnn_check {
 namespace {
@@ -33,11 +34,10 @@ GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t 
   buffer_.Upload(std::vector<std::byte>(bytes + 2 * kGuardBytes, kGuardPattern));
 }
 
-GuardedBuffer::Contents GuardedBuffer::Download() const {
+std::optional<std::string> GuardedBuffer::GuardViolation() const {
   Guard before, after;
   buffer_.DownloadInto(0, before);
   buffer_.DownloadInto(kGuardBytes + payload_size_, after);
-  Contents contents;
   int64_t first_before = -1, count_before = 0, first_after = -1, count_after = 0;
   for (size_t i = 0; i < kGuardBytes; ++i) {
     if (before[i] != kGuardPattern) {
@@ -50,18 +50,39 @@ GuardedBuffer::Contents GuardedBuffer::Download() const {
     }
   }
   if (count_before > 0) {
-    contents.guard_violation = name_ + ": " + std::to_string(count_before) +
-                               " bytes written before the buffer, the farthest at offset -" +
-                               std::to_string(first_before);
-  } else if (count_after > 0) {
-    contents.guard_violation = name_ + " (" + std::to_string(payload_size_) + " bytes): " +
-                               std::to_string(count_after) +
-                               " bytes written past the end, the first at offset +" +
-                               std::to_string(first_after) + " after it";
+    return name_ + ": " + std::to_string(count_before) +
+           " bytes written before the buffer, the farthest at offset -" + std::to_string(first_before);
   }
+  if (count_after > 0) {
+    return name_ + " (" + std::to_string(payload_size_) + " bytes): " + std::to_string(count_after) +
+           " bytes written past the end, the first at offset +" + std::to_string(first_after) +
+           " after it";
+  }
+  return std::nullopt;
+}
+
+GuardedBuffer::Contents GuardedBuffer::Download() const {
+  Contents contents;
+  contents.guard_violation = GuardViolation();
   contents.payload.resize(payload_size_);
   buffer_.DownloadInto(kGuardBytes, contents.payload);
   return contents;
+}
+
+int64_t GuardedBuffer::FirstDifference(std::span<const std::byte> expected) const {
+  constexpr size_t kChunk = size_t{1} << 20;
+  const size_t compared = std::min(expected.size(), payload_size_);
+  std::vector<std::byte> chunk(std::min(kChunk, compared));
+  for (size_t from = 0; from < compared; from += kChunk) {
+    const size_t length = std::min(kChunk, compared - from);
+    const std::span<std::byte> part(chunk.data(), length);
+    buffer_.DownloadInto(kGuardBytes + from, part);
+    if (std::memcmp(part.data(), expected.data() + from, length) == 0) continue;
+    for (size_t i = 0; i < length; ++i) {
+      if (part[i] != expected[from + i]) return static_cast<int64_t>(from + i);
+    }
+  }
+  return -1;
 }
 
 }  // namespace aclnn_check

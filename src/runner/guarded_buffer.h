@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,6 +34,10 @@ class GuardedBuffer {
     std::optional<std::string> guard_violation;
   };
   Contents Download() const;
+  std::optional<std::string> GuardViolation() const;
+  // The first byte offset where the payload differs from expected, or -1, downloaded in chunks
+  // into one small buffer: an input's check then costs no copy of its size.
+  int64_t FirstDifference(std::span<const std::byte> expected) const;
 
  private:
   std::string name_;
