@@ -1,0 +1,63 @@
+// The vector part of NormalBlock: log, sqrt and cos of uniforms drawn by CounterRandom.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cases/normal_block.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "hwy/contrib/math/math-inl.h"
+
+#include <numbers>
+
+#include "cases/normal_block.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_check::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// z[i] = sqrt(-2 log u1[i]) * cos(2 pi u2[i]), the operations of CounterRandom::Normal in its order.
+void BoxMuller(const double* u1, const double* u2, double* z, size_t count) {
+  const hn::ScalableTag<double> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto minus_two = hn::Set(d, -2.0);
+  const auto two_pi = hn::Set(d, 2.0 * std::numbers::pi);
+  const auto one_vector = [&](const double* a, const double* b, double* out) {
+    const auto radius = hn::Sqrt(hn::Mul(minus_two, hn::Log(d, hn::LoadU(d, a))));
+    hn::StoreU(hn::Mul(radius, hn::Cos(d, hn::Mul(two_pi, hn::LoadU(d, b)))), d, out);
+  };
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) one_vector(u1 + i, u2 + i, z + i);
+  if (i == count) return;
+  // The tail through a full vector: lanes past the end hold u1 = 1, u2 = 0.
+  HWY_ALIGN double a[HWY_MAX_BYTES / sizeof(double)];
+  HWY_ALIGN double b[HWY_MAX_BYTES / sizeof(double)];
+  HWY_ALIGN double out[HWY_MAX_BYTES / sizeof(double)];
+  for (size_t k = 0; k < lanes; ++k) {
+    a[k] = i + k < count ? u1[i + k] : 1.0;
+    b[k] = i + k < count ? u2[i + k] : 0.0;
+  }
+  one_vector(a, b, out);
+  for (size_t k = 0; i + k < count; ++k) z[i + k] = out[k];
+}
+
+}  // namespace aclnn_check::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <vector>
+
+namespace aclnn_check {
+
+HWY_EXPORT(BoxMuller);
+
+void NormalBlock(const CounterRandom& random, uint64_t first, size_t count, double* z) {
+  std::vector<double> u1(count), u2(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t counter = first + i;
+    u1[i] = 1.0 - random.Uniform(2 * counter);  // (0, 1], as in CounterRandom::Normal
+    u2[i] = random.Uniform(2 * counter + 1);
+  }
+  HWY_DYNAMIC_DISPATCH(BoxMuller)(u1.data(), u2.data(), z, count);
+}
+
+}  // namespace aclnn_check
+#endif  // HWY_ONCE

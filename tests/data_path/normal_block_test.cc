@@ -1,0 +1,69 @@
+// The vectorized normal draw against its definition, CounterRandom::Normal with libm's log and
+// cos: z within the documented bound, and every generated value the definition rounded to the
+// dtype, bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "cases/input_generator.h"
+#include "cases/normal_block.h"
+#include "core/float_bits.h"
+
+namespace aclnn_check {
+namespace {
+
+TEST(NormalBlock, EveryDrawIsWithinItsBoundOfLibmsBoxMuller) {
+  for (const char* tensor : {"x", "dy", "grad"}) {
+    const CounterRandom random(11, "normal_block/test", tensor);
+    constexpr size_t kCount = 1 << 18;
+    std::vector<double> z(kCount);
+    // An odd start and count reach the vector tail and counters far from zero.
+    NormalBlock(random, 123456789, kCount - 3, z.data());
+    double largest = 0;
+    for (size_t i = 0; i + 3 < kCount; ++i) {
+      const double error = std::fabs(z[i] - random.Normal(123456789 + i));
+      largest = std::max(largest, error);
+      ASSERT_LE(error, kNormalBlockError) << tensor << " counter " << 123456789 + i;
+    }
+    // The bound holds with room to spare: libm and Highway differ in the last few bits only.
+    EXPECT_LT(largest, kNormalBlockError / 16) << tensor;
+  }
+}
+
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+TEST(InputGenerator, NormalValuesAreLibmsDrawRoundedToTheDType) {
+  struct Spread {
+    double mean, std;
+  };
+  // Unit, narrow around a large mean (many values near float32 rounding boundaries), wide, and
+  // tiny (fp16 subnormals, bf16 small normals).
+  const std::vector<Spread> spreads = {{0, 1}, {1000, 0.001}, {-3, 400}, {0, 1e-6}};
+  for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}) {
+    for (const Spread& spread : spreads) {
+      InputSpec spec;
+      spec.dist = "normal";
+      spec.mean = spread.mean;
+      spec.std = spread.std;
+      const CounterRandom random(5, "normal/exact", "x");
+      // Several harness blocks of 2^16 and a partial one.
+      const int64_t count = 3 * (int64_t{1} << 16) + 77;
+      const std::vector<double> values = GenerateValues(spec, count, random, {dtype, {}});
+      int64_t differing = 0, first = -1;
+      for (int64_t i = 0; i < count; ++i) {
+        const double expected = RoundTo(spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)), dtype);
+        if (!SameBits(values[static_cast<size_t>(i)], expected)) {
+          if (first < 0) first = i;
+          ++differing;
+        }
+      }
+      EXPECT_EQ(differing, 0) << DTypeName(dtype) << " mean " << spread.mean << " std " << spread.std
+                              << ", first at " << first;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_check
