@@ -4,7 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include "check/output_check.h"
 #include "logit_grad/logit_grad.h"
@@ -131,6 +137,46 @@ TEST(LogitGradCannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
     EXPECT_EQ(null_run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
     for (std::byte b : null_run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
   }
+}
+
+size_t ThreadsOfThisProcess() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                                           std::filesystem::directory_iterator()));
+}
+
+bool Mapped(std::string_view library) {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find(library) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The ref provider computes with the harness's references, which start a thread pool inside the
+// provider library. Loaded after the cpu provider, the ref library is really unloaded at the end
+// (the cpu library took the C++ runtime's unique symbols and with them glibc's NODELETE mark);
+// its pool's threads must end first: they once ran on in unmapped code and crashed a later test
+// now and then.
+TEST(LogitGradCannUsage, UnloadingTheRefProviderEndsTheThreadsItStarted) {
+  const auto cpu = Provider::Load("cpu");
+  const size_t before = ThreadsOfThisProcess();
+  ::setenv("ACLNN_CHECK_THREADS", "3", 1);  // two pool threads whatever the machine
+  {
+    const auto provider = Provider::Load("ref");
+    const int64_t n = 3 * 65536;  // three harness blocks: the pool runs them
+    std::vector<double> x(static_cast<size_t>(n), 0.25), dy(static_cast<size_t>(n), 1.0);
+    CallBuilder call(Op());
+    call.Tensor("x", DType::kFloat32, {n}, x).Tensor("dy", DType::kFloat32, {n}, dy);
+    call.Zeros("out", DType::kFloat32, {n}).Param("eps", 1e-6);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
+    EXPECT_GE(ThreadsOfThisProcess(), before + 2);  // the pool is there while loaded
+  }
+  ::unsetenv("ACLNN_CHECK_THREADS");
+  if (Mapped("libaclnn_ref.so")) {
+    GTEST_SKIP() << "libaclnn_ref.so stayed loaded: nothing was unmapped under its threads";
+  }
+  EXPECT_EQ(ThreadsOfThisProcess(), before);
 }
 
 }  // namespace

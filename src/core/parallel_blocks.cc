@@ -17,6 +17,12 @@ struct HarnessPool {
   ThreadPool* pool = nullptr;
   pid_t owner = 0;
   size_t threads = 0;  // 0: from the environment
+
+  // The provider libraries compute references too (the ref provider): when one is unloaded, its
+  // pool's threads must end first, or they run on in unmapped code. Only the owner joins them.
+  ~HarnessPool() {
+    if (pool && owner == ::getpid()) delete pool;
+  }
 };
 
 HarnessPool& Slot() {
