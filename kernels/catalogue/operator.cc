@@ -53,7 +53,7 @@ void ReferenceOutput::Resize(size_t n) {
   computed = true;
   value.assign(n, 0.0);
   mag.assign(n, 0.0);
-  alt.assign(n, 0.0);
+  alt.Reset(n);
   rule.assign(n, kNoRule);
 }
 

@@ -16,6 +16,7 @@
 
 #include "aclnn/acl_meta.h"
 #include "aclnn/opdev/op_errno.h"
+#include "catalogue/sparse_values.h"
 #include "core/dtype.h"
 #include "core/product.h"
 #include "core/tensor_view.h"
@@ -77,7 +78,7 @@ struct ReferenceOutput {
   bool computed = false;      // false: the output must be left exactly as it was
   std::vector<double> value;  // the documented result in double
   std::vector<double> mag;    // scale of the rounding error a correct float32 kernel may make
-  std::vector<double> alt;    // a second accepted value, where the element's rule allows one
+  SparseValues alt;           // a second accepted value, where the element's rule allows one
   std::vector<RuleTag> rule;  // the element rule that decided the element, or kNoRule
 
   void Resize(size_t n);

@@ -14,39 +14,45 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   static const RuleTag kZeroTimesSpecial = op.Tag("hardswish_v2.zero_times_special");
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-  const std::vector<double> grad = ReadAsDouble(*args.tensor(kGradOutput));
-  const std::vector<double> x = ReadAsDouble(*args.tensor(kSelf));
+  const TensorView& grad_view = *args.tensor(kGradOutput);
+  const TensorView& x_view = *args.tensor(kSelf);
+  const int64_t numel = x_view.numel();
   ReferenceResult result;
   result.outputs.resize(args.tensors.size());
   ReferenceOutput& out = result.outputs[kOut];
-  out.Resize(x.size());
-  if (x.empty()) result.call_rules.push_back(op.Tag("hardswish_v2.empty"));
-  ForEachBlock(static_cast<int64_t>(x.size()), [&](int64_t, int64_t begin, int64_t end) {
+  out.Resize(static_cast<size_t>(numel));
+  if (numel == 0) result.call_rules.push_back(op.Tag("hardswish_v2.empty"));
+  ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
+    // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element).
+    std::vector<double> grad_block(static_cast<size_t>(end - begin)), x_block(grad_block.size());
+    ReadAsDouble(grad_view, begin, grad_block);
+    ReadAsDouble(x_view, begin, x_block);
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
-      const double g = grad[i];
+      const double g = grad_block[i - static_cast<size_t>(begin)];
+      const double x = x_block[i - static_cast<size_t>(begin)];
       double factor;
       double factor_mag;
-      if (std::isnan(x[i])) {
+      if (std::isnan(x)) {
         // Neither `self > -3` nor `self < 3` holds: CANN's second select and PyTorch's else branch
         // both give the factor 1.
         factor = 1;
         factor_mag = 1;
         out.rule[i] = kXNan;
-      } else if (x[i] <= -3) {
+      } else if (x <= -3) {
         factor = 0;
         factor_mag = 0;
-        if (x[i] == -3) out.rule[i] = kAtMinus3;
-      } else if (x[i] >= 3) {
+        if (x == -3) out.rule[i] = kAtMinus3;
+      } else if (x >= 3) {
         factor = 1;
         factor_mag = 1;
-        if (x[i] == 3) out.rule[i] = kAtPlus3;
+        if (x == 3) out.rule[i] = kAtPlus3;
       } else {
-        factor = x[i] / 3 + 0.5;
-        factor_mag = std::fabs(x[i]) / 3 + 0.5;
+        factor = x / 3 + 0.5;
+        factor_mag = std::fabs(x) / 3 + 0.5;
       }
       if (factor == 0 && !std::isfinite(g)) {
         out.value[i] = 0;
-        out.alt[i] = kNaN;
+        out.alt.Set(i, kNaN);
         out.rule[i] = kZeroTimesSpecial;
         continue;
       }

@@ -105,19 +105,25 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       op.Tag("logit.eps_rounding"),
   };
   const double eps = EpsOf(args);
-  const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
-  const std::vector<double> dy = ReadAsDouble(*args.tensor(kDy));
+  const TensorView& x_view = *args.tensor(kX);
+  const TensorView& dy_view = *args.tensor(kDy);
+  const int64_t numel = x_view.numel();
   ReferenceResult result;
   result.outputs.resize(args.tensors.size());
   ReferenceOutput& out = result.outputs[kOut];
-  out.Resize(x.size());
-  if (x.empty()) result.call_rules.push_back(op.Tag("logit.empty"));
-  ForEachBlock(static_cast<int64_t>(x.size()), [&](int64_t, int64_t begin, int64_t end) {
+  out.Resize(static_cast<size_t>(numel));
+  if (numel == 0) result.call_rules.push_back(op.Tag("logit.empty"));
+  ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
+    // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element).
+    std::vector<double> x(static_cast<size_t>(end - begin)), dy(x.size());
+    ReadAsDouble(x_view, begin, x);
+    ReadAsDouble(dy_view, begin, dy);
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
-      const Element element = Decide(x[i], dy[i], eps, kTags);
+      const size_t at = i - static_cast<size_t>(begin);
+      const Element element = Decide(x[at], dy[at], eps, kTags);
       out.value[i] = element.value;
       out.mag[i] = element.mag;
-      out.alt[i] = element.alt;
+      out.alt.Set(i, element.alt);
       out.rule[i] = element.rule;
     }
   });

@@ -49,22 +49,35 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   const Split split = SplitOf(args);
   if (args.tensor(kYGrad)->numel() != split.outer * split.half * split.inner) return result;
 
-  const std::vector<double> grad = ReadAsDouble(*args.tensor(kYGrad));
-  const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
+  const TensorView& grad_view = *args.tensor(kYGrad);
+  const TensorView& x_view = *args.tensor(kX);
   ReferenceOutput& out = result.outputs[kOut];
-  out.Resize(x.size());
+  out.Resize(static_cast<size_t>(x_view.numel()));
   // Element k of yGrad ([outer, half * inner] row-major) gives A and B of x's row k / half_block;
   // every element writes only its own two outputs.
   const int64_t half_block = split.half * split.inner;
   ForEachBlock(split.outer * half_block, [&](int64_t, int64_t begin, int64_t end) {
+    // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element of
+    // x); A and B are read in runs that stay within one row of x.
+    std::vector<double> grad(static_cast<size_t>(end - begin)), a_run(grad.size()), b_run(grad.size());
+    ReadAsDouble(grad_view, begin, grad);
+    for (int64_t run = begin; run < end;) {
+      const int64_t o = run / half_block;
+      const int64_t length = std::min(end, (o + 1) * half_block) - run;
+      const int64_t first_a = o * 2 * half_block + run % half_block;
+      ReadAsDouble(x_view, first_a, std::span(a_run).subspan(static_cast<size_t>(run - begin), static_cast<size_t>(length)));
+      ReadAsDouble(x_view, first_a + half_block,
+                   std::span(b_run).subspan(static_cast<size_t>(run - begin), static_cast<size_t>(length)));
+      run += length;
+    }
     for (int64_t k = begin; k < end; ++k) {
       const int64_t o = k / half_block;
       const size_t ia = static_cast<size_t>(o * 2 * half_block + k % half_block);
       const size_t ib = ia + static_cast<size_t>(half_block);
-      const size_t ig = static_cast<size_t>(k);
-      const double a = x[ia];
-      const double b = x[ib];
-      const double g = grad[ig];
+      const size_t at = static_cast<size_t>(k - begin);
+      const double a = a_run[at];
+      const double b = b_run[at];
+      const double g = grad[at];
 
       const double s = 1.0 / (1.0 + std::exp(-a));
       out.value[ia] = g * b * s * (1.0 + a * (1.0 - s));  // dA
@@ -80,15 +93,15 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       if (std::isinf(a)) {
         // The limit of the formula: s -> 1 and A * (1 - s) -> 0 for +inf, s * A -> 0 for -inf.
         const double limit_factor = a > 0 ? 1.0 : 0.0;
-        out.alt[ia] = g * b * limit_factor;
-        out.alt[ib] = g * (a > 0 ? a : 0.0);
+        out.alt.Set(ia, g * b * limit_factor);
+        out.alt.Set(ib, g * (a > 0 ? a : 0.0));
         out.mag[ia] = std::fabs(g * b) * limit_factor;
         out.mag[ib] = 0;
         out.rule[ia] = out.rule[ib] = kAInf;
       } else if (a < kSigmoidUnderflowBelow) {
         // The kernel form (s + s * (1 - s) * A) * B * yGrad and s * A * yGrad with s = 0.
-        out.alt[ia] = (0.0 * a + 0.0) * b * g;
-        out.alt[ib] = 0.0 * a * g;
+        out.alt.Set(ia, (0.0 * a + 0.0) * b * g);
+        out.alt.Set(ib, 0.0 * a * g);
         out.rule[ia] = out.rule[ib] = kSigmoidUnderflow;
       } else if (!std::isnan(a)) {
         // dA = yGrad * B * factor with yGrad * B infinite: one rounding may take the factor

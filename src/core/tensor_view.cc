@@ -54,20 +54,25 @@ std::vector<int64_t> StorageIndices(const TensorView& view) {
   return indices;
 }
 
-std::vector<double> ReadAsDouble(const TensorView& view) {
-  std::vector<double> values(static_cast<size_t>(view.numel()));
+void ReadAsDouble(const TensorView& view, int64_t begin, std::span<double> into) {
+  const int64_t end = begin + static_cast<int64_t>(into.size());
   if (view.is_contiguous()) {
     const std::byte* first = static_cast<const std::byte*>(view.data) +
-                             view.offset * static_cast<int64_t>(DTypeSize(view.dtype));
+                             (view.offset + begin) * static_cast<int64_t>(DTypeSize(view.dtype));
     const bool decoded = DispatchFloating(view.dtype, [&]<DType kDType>() {
       using F = FloatBits<kDType>;
-      for (size_t i = 0; i < values.size(); ++i) values[i] = F::Decode(first + i * F::kBytes);
+      for (size_t i = 0; i < into.size(); ++i) into[i] = F::Decode(first + i * F::kBytes);
     });
-    if (decoded) return values;
+    if (decoded) return;
   }
-  ForEachElement(view, [&](int64_t logical, int64_t storage) {
-    values[logical] = DecodeElement(view.element_address(storage), view.dtype);
+  ForEachElementIn(view, begin, end, [&](int64_t logical, int64_t storage) {
+    into[static_cast<size_t>(logical - begin)] = DecodeElement(view.element_address(storage), view.dtype);
   });
+}
+
+std::vector<double> ReadAsDouble(const TensorView& view) {
+  std::vector<double> values(static_cast<size_t>(view.numel()));
+  ReadAsDouble(view, 0, values);
   return values;
 }
 

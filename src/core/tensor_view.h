@@ -3,6 +3,7 @@
 // tensor in logical (row-major) order goes through ForEachElement / ReadAsDouble / WriteFromDouble.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -40,24 +41,32 @@ struct TensorView {
   }
 };
 
-// Calls visit(logical_index, storage_index) for every element in row-major order, where
-// storage_index counts elements from data (it includes the offset).
+// Calls visit(logical_index, storage_index) for the elements [begin, end) in row-major order,
+// where storage_index counts elements from data (it includes the offset).
 template <typename Visit>
-void ForEachElement(const TensorView& view, Visit&& visit) {
-  const int64_t total = view.numel();
-  if (total == 0) return;
+void ForEachElementIn(const TensorView& view, int64_t begin, int64_t end, Visit&& visit) {
+  if (begin >= end) return;
   if (view.is_contiguous()) {
-    for (int64_t i = 0; i < total; ++i) visit(i, view.offset + i);
+    for (int64_t i = begin; i < end; ++i) visit(i, view.offset + i);
     return;
   }
-  // Odometer over the outer dims, a plain loop over the innermost one.
+  // Odometer over the outer dims, a plain loop over the innermost one, started at begin.
   const size_t rank = view.shape.size();
   const int64_t inner = view.shape[rank - 1];
   const int64_t inner_stride = view.strides[rank - 1];
   std::vector<int64_t> index(rank, 0);
   int64_t base = view.offset;
-  for (int64_t logical = 0; logical < total; logical += inner) {
-    for (int64_t i = 0; i < inner; ++i) visit(logical + i, base + i * inner_stride);
+  int64_t rest = begin / inner;
+  for (size_t d = rank - 1; d-- > 0;) {
+    index[d] = rest % view.shape[d];
+    rest /= view.shape[d];
+    base += index[d] * view.strides[d];
+  }
+  int64_t first = begin % inner;
+  for (int64_t logical = begin - first; logical < end; logical += inner) {
+    const int64_t last = std::min(inner, end - logical);
+    for (int64_t i = first; i < last; ++i) visit(logical + i, base + i * inner_stride);
+    first = 0;
     for (size_t d = rank - 1; d-- > 0;) {
       if (++index[d] < view.shape[d]) {
         base += view.strides[d];
@@ -68,10 +77,18 @@ void ForEachElement(const TensorView& view, Visit&& visit) {
     }
   }
 }
+
+// Calls visit(logical_index, storage_index) for every element in row-major order.
+template <typename Visit>
+void ForEachElement(const TensorView& view, Visit&& visit) {
+  ForEachElementIn(view, 0, view.numel(), visit);
+}
 // Storage index of every element in logical order.
 std::vector<int64_t> StorageIndices(const TensorView& view);
 
 std::vector<double> ReadAsDouble(const TensorView& view);
+// Logical elements [begin, begin + into.size()) as doubles: a reference's inputs block by block.
+void ReadAsDouble(const TensorView& view, int64_t begin, std::span<double> into);
 std::vector<float> ReadAsFloat(const TensorView& view);
 // The same into caller-owned memory of at least numel() floats (a kernel's workspace).
 void ReadAsFloat(const TensorView& view, std::span<float> into);

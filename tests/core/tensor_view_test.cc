@@ -23,6 +23,27 @@ TEST(TensorView, TransposedViewReadsInLogicalOrder) {
   EXPECT_EQ(StorageIndices(view), (std::vector<int64_t>{0, 2, 4, 1, 3, 5}));
 }
 
+TEST(TensorView, ARangeOfAStridedViewStartsMidRowAndReadsInLogicalOrder) {
+  // A [3, 4, 5] view with permuted strides and an offset: element (i, j, k) sits at
+  // 7 + i * 3 + j * 45 + k * 9 of a buffer holding its own index.
+  std::vector<float> buffer(200);
+  for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<float>(i);
+  const TensorView view{DType::kFloat32, {3, 4, 5}, {3, 45, 9}, 7, buffer.data()};
+  for (const auto& [begin, end] : std::vector<std::pair<int64_t, int64_t>>{{0, 60}, {3, 4}, {7, 33}, {20, 60}, {59, 60}, {12, 12}}) {
+    std::vector<double> block(static_cast<size_t>(end - begin));
+    ReadAsDouble(view, begin, block);
+    std::vector<int64_t> visited;
+    ForEachElementIn(view, begin, end, [&](int64_t logical, int64_t storage) {
+      visited.push_back(logical);
+      const int64_t i = logical / 20, j = logical / 5 % 4, k = logical % 5;
+      EXPECT_EQ(storage, 7 + i * 3 + j * 45 + k * 9) << logical;
+      EXPECT_EQ(block[static_cast<size_t>(logical - begin)], static_cast<double>(storage)) << logical;
+    });
+    ASSERT_EQ(static_cast<int64_t>(visited.size()), end - begin) << begin << ".." << end;
+    for (size_t n = 0; n < visited.size(); ++n) EXPECT_EQ(visited[n], begin + static_cast<int64_t>(n));
+  }
+}
+
 TEST(TensorView, OffsetAndStrideWriteOnlyTheirElements) {
   std::vector<float> buffer(9, -1.0f);
   TensorView view{DType::kFloat32, {3}, {2}, 3, buffer.data()};

@@ -116,7 +116,7 @@ ReferenceOutput RandomReference(const Operator& op, size_t n, DType out, uint64_
     reference.mag[i] = std::isfinite(value) ? std::fabs(value) * (uniform(random) < 0.9 ? 1 : 1e6) : 0;
     if (!element_rules.empty() && uniform(random) < 0.05) {
       reference.rule[i] = element_rules[random() % element_rules.size()];
-      reference.alt[i] = uniform(random) < 0.5 ? kNaN : value * 2;
+      reference.alt.Set(i, uniform(random) < 0.5 ? kNaN : value * 2);
     }
   }
   return reference;

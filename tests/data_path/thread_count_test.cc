@@ -196,7 +196,7 @@ TEST_F(ThreadCount, EveryOperatorsReferenceIsTheSameOnOneAndThreeThreads) {
       ASSERT_EQ(a.value.size(), b.value.size()) << point.id;
       EXPECT_TRUE(SameBits(a.value, b.value)) << point.id << " slot " << slot;
       EXPECT_TRUE(SameBits(a.mag, b.mag)) << point.id << " slot " << slot;
-      EXPECT_TRUE(SameBits(a.alt, b.alt)) << point.id << " slot " << slot;
+      EXPECT_TRUE(SameBits(a.alt.ToVector(), b.alt.ToVector())) << point.id << " slot " << slot;
       EXPECT_EQ(a.rule, b.rule) << point.id << " slot " << slot;
       for (RuleTag tag : a.rule) ruled += tag != kNoRule;
     }
