@@ -11,14 +11,6 @@
 namespace aclnn_check {
 namespace {
 
-uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 uint64_t Fnv1a(uint64_t hash, std::string_view text) {
   for (unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ull;
   return hash;
@@ -38,10 +30,13 @@ bool OutsideOpenBounds(const InputSpec& spec, double value) {
 // A uniform draw rounded to the dtype. An open bound is honoured after rounding: a value that
 // rounds onto (or past) it is redrawn, and after kRedraws the nearest representable value inside
 // is taken, so the count of draws stays bounded.
-double UniformValue(const InputSpec& spec, uint64_t n, const CounterRandom& random, DType dtype) {
-  double value = RoundTo(spec.low + (spec.high - spec.low) * random.Uniform(n), dtype);
+// round is RoundTo for dtype (FloatBits' own for a floating dtype: no dispatch per element).
+template <class Round>
+double UniformValue(const InputSpec& spec, uint64_t n, const CounterRandom& random, DType dtype,
+                    const Round& round) {
+  double value = round(spec.low + (spec.high - spec.low) * random.Uniform(n));
   for (uint64_t k = 1; k <= kRedraws && OutsideOpenBounds(spec, value); ++k) {
-    value = RoundTo(spec.low + (spec.high - spec.low) * random.Uniform(n + k * kRedrawStride), dtype);
+    value = round(spec.low + (spec.high - spec.low) * random.Uniform(n + k * kRedrawStride));
   }
   if (spec.low_open && value <= spec.low) {
     value = RoundTo(spec.low, dtype);
@@ -61,15 +56,7 @@ CounterRandom::CounterRandom(uint64_t seed, std::string_view test_point_id, std:
   hash = Fnv1a(hash, std::string_view(reinterpret_cast<const char*>(&seed), sizeof seed));
   hash = Fnv1a(hash, test_point_id);
   hash = Fnv1a(hash, std::string_view("\0", 1));
-  key_ = Mix(Fnv1a(hash, tensor));
-}
-
-uint64_t CounterRandom::Bits(uint64_t counter) const {
-  return Mix(key_ + Mix(counter + 0x9E3779B97F4A7C15ull));
-}
-
-double CounterRandom::Uniform(uint64_t counter) const {
-  return static_cast<double>(Bits(counter) >> 11) * 0x1p-53;
+  key_ = CounterRandom::Mix(Fnv1a(hash, tensor));
 }
 
 double CounterRandom::Normal(uint64_t counter) const {
@@ -145,7 +132,19 @@ void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const Counter
       return ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
     });
   } else {
-    each([&](int64_t i) { return UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype); });
+    // The value is already rounded: no second rounding through each.
+    const bool floating = DispatchFloating(ctx.dtype, [&]<DType kDType>() {
+      for (int64_t i = begin; i < end; ++i) {
+        out[i - begin] = UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype,
+                                      [](double value) { return FloatBits<kDType>::Round(value); });
+      }
+    });
+    if (!floating) {
+      const auto round = [&](double value) { return RoundTo(value, ctx.dtype); };
+      for (int64_t i = begin; i < end; ++i) {
+        out[i - begin] = UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype, round);
+      }
+    }
   }
 }
 

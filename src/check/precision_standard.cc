@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace aclnn_check {
 namespace {
@@ -17,9 +18,26 @@ ValueClass ClassOf(double value) {
 
 // A finite golden beyond the output dtype's range is +-inf in that dtype (SPEC 5: special values
 // are classified on the reference rounded to the output dtype): a device that overflows there is right.
-double InDtypeRange(double golden, DType out) {
-  return std::isfinite(golden) && std::isinf(RoundTo(golden, out)) ? RoundTo(golden, out) : golden;
-}
+// Where the output dtype's range ends: the smallest double that rounds to +inf in it (its largest
+// finite value plus half a step; that tie goes to the even infinity).
+class DtypeRange {
+ public:
+  explicit DtypeRange(DType out) {
+    const bool narrower = IsFloating(out) && out != DType::kFloat64;
+    const double largest = narrower ? NextDown(std::numeric_limits<double>::infinity(), out) : 0;
+    overflow_ = !narrower || std::isinf(largest)
+                    ? std::numeric_limits<double>::infinity()
+                    : largest + (largest - NextDown(largest, out)) / 2;
+  }
+  double operator()(double golden) const {
+    return std::fabs(golden) >= overflow_ && std::isfinite(golden)
+               ? std::copysign(std::numeric_limits<double>::infinity(), golden)
+               : golden;
+  }
+
+ private:
+  double overflow_;
+};
 
 bool SameSpecial(double actual, double golden) {
   return std::isnan(golden) ? std::isnan(actual) : actual == golden;
@@ -133,6 +151,7 @@ double RelativeError(double actual, double golden) {
 }
 
 SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<const double> golden, DType out) {
+  const DtypeRange in_dtype_range(out);
   SingleBenchmark v;
   v.threshold = SingleBenchmarkThreshold(out);
   const size_t n = std::min(actual.size(), golden.size());
@@ -140,8 +159,9 @@ SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<c
   double sum = 0;
   int64_t finite = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(InDtypeRange(golden[i], out))) {
-      if (!SameSpecial(actual[i], InDtypeRange(golden[i], out))) ++v.special_mismatches;
+    const double in_range = in_dtype_range(golden[i]);
+    if (!std::isfinite(in_range)) {
+      if (!SameSpecial(actual[i], in_range)) ++v.special_mismatches;
       continue;
     }
     const double re = RelativeError(actual[i], golden[i]);
@@ -197,13 +217,14 @@ double MetricRatio(double device, double benchmark) {
 
 ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<const double> golden, DType out,
                                   SpecialValueClasses* specials, const DocumentedValue& documented) {
+  const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
   ErrorSums sums;
   SpecialValueClasses classes;
   const size_t n = std::min(actual.size(), golden.size());
   for (size_t i = 0; i < n; ++i) {
-    const double in_range = InDtypeRange(golden[i], out);
+    const double in_range = in_dtype_range(golden[i]);
     if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
       Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false, static_cast<int64_t>(i), documented,
                &classes);
@@ -222,13 +243,14 @@ ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<cons
 DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device, std::span<const double> benchmark,
                                                  std::span<const double> golden, DType out,
                                                  const DocumentedValue& documented) {
+  const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
   ErrorSums on_device, on_benchmark;
   DoubleBenchmarkComparison c;
   const size_t n = std::min({device.size(), benchmark.size(), golden.size()});
   for (size_t i = 0; i < n; ++i) {
-    const double in_range = InDtypeRange(golden[i], out);
+    const double in_range = in_dtype_range(golden[i]);
     if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) || !std::isfinite(in_range)) {
       Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true, static_cast<int64_t>(i),
                documented, &c.specials);

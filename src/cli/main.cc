@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -96,9 +95,9 @@ int main(int argc, char** argv) {
   // memory in the heap instead of returning it to the system saves a page fault per 4 KiB each
   // time it is used again (on virtual machines that hand freed pages back to the host, a fault
   // costs several times the write it precedes). glibc ignores an mmap threshold above 32 MiB, so
-  // large blocks come from the heap only with mmap switched off; the heap is never trimmed.
+  // large blocks come from the heap only with mmap switched off.
   mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  mallopt(M_TRIM_THRESHOLD, -1);  // -1: never (mallopt(3))
   // The catalogue is checked once, before any command: a folder with a missing function or a
   // description that does not match its folder is named here rather than crashing mid-run.
   try {

@@ -131,6 +131,33 @@ TEST(PrecisionStandard, AGoldenBeyondTheDtypesRangeIsItsInfinity) {
   EXPECT_TRUE(JudgeSingleBenchmark(std::vector<double>{INFINITY}, golden, DType::kBFloat16).passed);
 }
 
+TEST(PrecisionStandard, TheRangeEndsExactlyWhereRoundingToTheDtypeOverflows) {
+  // Around each dtype's overflow point (its largest value plus half a step, a tie that goes to
+  // infinity), a golden counts as infinite exactly when RoundTo makes it one: an infinite device
+  // value then matches it in every function of the standard, and a finite one does not.
+  for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const double largest = NextDown(INFINITY, dtype);
+    const double half_step = (largest - NextDown(largest, dtype)) / 2;
+    for (const double magnitude : {largest, std::nextafter(largest + half_step, 0.0), largest + half_step,
+                                   std::nextafter(largest + half_step, INFINITY), 2 * largest}) {
+      for (const double golden : {magnitude, -magnitude}) {
+        const bool overflows = std::isinf(RoundTo(golden, dtype));
+        const std::vector<double> device = {std::copysign(INFINITY, golden)};
+        const std::vector<double> goldens = {golden};
+        // Finite, the golden makes the infinite device value's relative error infinite.
+        EXPECT_EQ(JudgeSingleBenchmark(device, goldens, dtype).passed, overflows) << DTypeName(dtype) << " " << golden;
+        SpecialValueClasses classes;
+        MeasureAgainstGolden(device, goldens, dtype, &classes, nullptr);
+        EXPECT_EQ(classes.correct, overflows ? 1 : 0) << DTypeName(dtype) << " " << golden;
+        // A benchmark that stayed finite: the device is right only where the golden overflows.
+        const std::vector<double> benchmark = {std::copysign(largest, golden)};
+        const DoubleBenchmarkComparison c = CompareDoubleBenchmark(device, benchmark, goldens, dtype);
+        EXPECT_EQ(c.specials.correct, overflows ? 1 : 0) << DTypeName(dtype) << " " << golden;
+      }
+    }
+  }
+}
+
 TEST(PrecisionStandard, SingleBenchmarkUsesUnroundedGoldenAndTenTimesForMare) {
   // fp16: T = 2^-10. MERE just under T but MARE over 10 T fails.
   std::vector<double> golden(100, 1.0), device(100, 1.0);
