@@ -1,5 +1,4 @@
 // aclnn-check: the command line (SPEC section 11).
-#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "core/build_info.h"
+#include "core/heap.h"
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cli/bench_command.h"
@@ -91,13 +91,9 @@ std::optional<std::vector<std::string>> ArgumentsForCli11(int argc, char** argv)
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Test points allocate and free buffers of hundreds of MB one after another; keeping freed
-  // memory in the heap instead of returning it to the system saves a page fault per 4 KiB each
-  // time it is used again (on virtual machines that hand freed pages back to the host, a fault
-  // costs several times the write it precedes). glibc ignores an mmap threshold above 32 MiB, so
-  // large blocks come from the heap only with mmap switched off.
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, -1);  // -1: never (mallopt(3))
+  // Test points allocate and free buffers of hundreds of MB one after another: their pages are
+  // reused instead of faulted in again (core/heap.h).
+  KeepFreedMemoryInTheHeap();
   // The catalogue is checked once, before any command: a folder with a missing function or a
   // description that does not match its folder is named here rather than crashing mid-run.
   try {

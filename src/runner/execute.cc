@@ -8,6 +8,7 @@
 
 #include "cases/input_generator.h"
 #include "catalogue/abi_call.h"
+#include "core/heap.h"
 #include "core/parallel_blocks.h"
 #include "core/status.h"
 #include "core/view_storage.h"
@@ -155,28 +156,47 @@ ExpectationLookup ExpectationsOf(const Profiles& profiles) {
   };
 }
 
-uint64_t EstimatedBytes(const TestPoint& point) {
-  uint64_t bytes = 0;
+namespace {
+
+// A point's footprint in two parts. Before the call, on the host: each tensor's host copy (inputs
+// are generated straight into it), the reference's value, mag and rule per output element (18
+// bytes; alt is sparse), and 8 bytes per input element (LayerNorm's and NSA's references read
+// whole inputs as doubles; the elementwise ones read blocks). From the call on: each tensor's
+// device buffer, and per output its downloaded copy and decoded values (8 bytes per element).
+// Inputs are compared with their device copy chunk by chunk.
+struct Footprint {
+  uint64_t before_call = 0;
+  uint64_t from_call = 0;
+};
+
+Footprint FootprintOf(const TestPoint& point) {
+  Footprint footprint;
   const OpArgs args = DescriptorArgs(point);
   for (size_t slot = 0; slot < args.tensors.size(); ++slot) {
     if (!args.tensors[slot]) continue;
     const TensorView& view = *args.tensors[slot];
     const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
     const uint64_t elements = static_cast<uint64_t>(view.numel());
-    // Host copy and device buffer. Inputs are generated straight into the host copy and compared
-    // with the device's copy chunk by chunk; the elementwise references decode them per block,
-    // LayerNorm's and NSA's as whole doubles (8 bytes). An output adds its downloaded copy, the
-    // reference's value, mag and rule (18 bytes; alt is sparse) and the decoded device values.
     const bool output = point.op().tensors()[slot].role == SlotRole::kOutput;
-    bytes += (output ? 3 : 2) * storage;
-    bytes += (output ? 26 : 8) * elements;
+    footprint.before_call += storage + (output ? 18 : 8) * elements;
+    footprint.from_call += storage + (output ? storage + 8 * elements : 0);
   }
-  return bytes;
+  return footprint;
+}
+
+}  // namespace
+
+uint64_t EstimatedBytes(const TestPoint& point) {
+  const Footprint footprint = FootprintOf(point);
+  return footprint.before_call + footprint.from_call;
 }
 
 PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
   const Operator& op = point.op();
   const CaseFile& c = *point.case_file;
+  // The host side, and with the cpu provider the device buffers after it, then take pages faulted
+  // in by every thread instead of one page at a time by this one.
+  WarmHeap(FootprintOf(point).before_call);
   PreparedPoint prepared;
   prepared.tensors.resize(op.tensors().size());
   const bool derive = op.def().derive_inputs && !op.derived_inputs().empty() &&

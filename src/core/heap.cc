@@ -1,0 +1,54 @@
+#include "core/heap.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "core/parallel_blocks.h"
+
+namespace aclnn_check {
+namespace {
+
+std::atomic<bool> heap_keeps_memory{false};
+std::mutex warm_mutex;
+uint64_t warmed = 0;  // the largest block warmed so far: the heap holds at least that much
+
+constexpr uint64_t kSmallestWarmed = uint64_t{64} << 20;
+constexpr uint64_t kWarmChunk = uint64_t{8} << 20;
+
+}  // namespace
+
+bool KeepFreedMemoryInTheHeap() {
+#if defined(__GLIBC__)
+  // One arena: a thread's own arena serves a large block with mmap whatever M_MMAP_MAX says
+  // (glibc 2.36), and gives it back at free. Small blocks still come from per-thread caches.
+  const bool one_arena = mallopt(M_ARENA_MAX, 1) == 1;
+  const bool no_mmap = mallopt(M_MMAP_MAX, 0) == 1;
+  const bool no_trim = mallopt(M_TRIM_THRESHOLD, -1) == 1;  // -1: never (mallopt(3))
+  heap_keeps_memory = one_arena && no_mmap && no_trim;
+#endif
+  return heap_keeps_memory;
+}
+
+void WarmHeap(uint64_t bytes) {
+  if (!heap_keeps_memory || bytes < kSmallestWarmed) return;
+  std::lock_guard lock(warm_mutex);
+  if (bytes <= warmed) return;
+  void* block = std::malloc(bytes);
+  if (!block) return;  // the point itself will report what it cannot allocate
+  const int64_t chunks = static_cast<int64_t>((bytes + kWarmChunk - 1) / kWarmChunk);
+  ForEachHarnessItem(chunks, [&](int64_t chunk) {
+    const uint64_t begin = static_cast<uint64_t>(chunk) * kWarmChunk;
+    std::memset(static_cast<char*>(block) + begin, 0, std::min(kWarmChunk, bytes - begin));
+  });
+  std::free(block);
+  warmed = bytes;
+}
+
+}  // namespace aclnn_check
