@@ -59,15 +59,17 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ForEachBlock(split.outer * half_block, [&](int64_t, int64_t begin, int64_t end) {
     // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element of
     // x); A and B are read in runs that stay within one row of x.
-    std::vector<double> grad(static_cast<size_t>(end - begin)), a_run(grad.size()), b_run(grad.size());
+    const size_t count = static_cast<size_t>(end - begin);
+    std::vector<double> grad(count), a_run(count), b_run(count);
     ReadAsDouble(grad_view, begin, grad);
     for (int64_t run = begin; run < end;) {
       const int64_t o = run / half_block;
       const int64_t length = std::min(end, (o + 1) * half_block) - run;
       const int64_t first_a = o * 2 * half_block + run % half_block;
-      ReadAsDouble(x_view, first_a, std::span(a_run).subspan(static_cast<size_t>(run - begin), static_cast<size_t>(length)));
-      ReadAsDouble(x_view, first_a + half_block,
-                   std::span(b_run).subspan(static_cast<size_t>(run - begin), static_cast<size_t>(length)));
+      const size_t at = static_cast<size_t>(run - begin);
+      const size_t n = static_cast<size_t>(length);
+      ReadAsDouble(x_view, first_a, std::span(a_run).subspan(at, n));
+      ReadAsDouble(x_view, first_a + half_block, std::span(b_run).subspan(at, n));
       run += length;
     }
     for (int64_t k = begin; k < end; ++k) {

@@ -74,7 +74,9 @@ namespace {
 void DrawNormal(const InputSpec& spec, int64_t begin, int64_t end, const CounterRandom& random,
                 const SpecialContext& ctx, double* out) {
   const size_t count = static_cast<size_t>(end - begin);
-  const auto exact = [&](int64_t i) { return spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)); };
+  const auto exact = [&](int64_t i) {
+    return spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i));
+  };
   const bool floating = DispatchFloating(ctx.dtype, [&]<DType kDType>() {
     using F = FloatBits<kDType>;
     if constexpr (kDType == DType::kFloat64) {
@@ -86,8 +88,8 @@ void DrawNormal(const InputSpec& spec, int64_t begin, int64_t end, const Counter
         const double z = out[i - begin];
         const double value = spec.mean + spec.std * z;
         // z's bound, then a few roundings of the products and sums on either side.
-        const double error =
-            spread * kNormalBlockError + (spread * std::fabs(z) + std::fabs(value) + std::fabs(spec.mean)) * 0x1p-48;
+        const double roundings = spread * std::fabs(z) + std::fabs(value) + std::fabs(spec.mean);
+        const double error = spread * kNormalBlockError + roundings * 0x1p-48;
         const double low = F::Round(value - error);
         out[i - begin] = low == F::Round(value + error) ? low : F::Round(exact(i));
       }

@@ -16,9 +16,13 @@ class CounterRandom {
  public:
   CounterRandom(uint64_t seed, std::string_view test_point_id, std::string_view tensor);
   // 64 random bits for this counter. Inline: a large point draws one per element.
-  uint64_t Bits(uint64_t counter) const { return Mix(key_ + Mix(counter + 0x9E3779B97F4A7C15ull)); }
+  uint64_t Bits(uint64_t counter) const {
+    return Mix(key_ + Mix(counter + 0x9E3779B97F4A7C15ull));
+  }
   // In [0, 1), 53 bits.
-  double Uniform(uint64_t counter) const { return static_cast<double>(Bits(counter) >> 11) * 0x1p-53; }
+  double Uniform(uint64_t counter) const {
+    return static_cast<double>(Bits(counter) >> 11) * 0x1p-53;
+  }
   double Normal(uint64_t counter) const;  // standard normal (Box-Muller on two counters)
 
   static uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer

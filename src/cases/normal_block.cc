@@ -14,7 +14,7 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// z[i] = sqrt(-2 log u1[i]) * cos(2 pi u2[i]), the operations of CounterRandom::Normal in its order.
+// z[i] = sqrt(-2 log u1[i]) * cos(2 pi u2[i]): CounterRandom::Normal's operations, in its order.
 void BoxMuller(const double* u1, const double* u2, double* z, size_t count) {
   const hn::ScalableTag<double> d;
   const size_t lanes = hn::Lanes(d);

@@ -10,10 +10,9 @@ namespace aclnn_check {
 
 // Large blocks come from the one heap of the main arena (glibc ignores an mmap threshold above
 // 32 MiB, so mmap is switched off) and the heap is never trimmed: a freed buffer's pages serve the
-// next one. The
-// cost is that the process keeps its largest footprint until it exits. Call once, at start-up,
-// before other threads run. False where the allocator is not glibc's own (a sanitizer's, say):
-// then nothing changed and WarmHeap does nothing.
+// next one. The cost is that the process keeps its largest footprint until it exits. Call once,
+// at start-up, before other threads run. False where the allocator is not glibc's own (a
+// sanitizer's, say): then nothing changed and WarmHeap does nothing.
 bool KeepFreedMemoryInTheHeap();
 
 // Faults in bytes of heap over the harness's threads and frees them again, so the allocations

@@ -398,7 +398,9 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
           if (!expected) {
             outcome.Rule("harness.inputs_unchanged", changed < 0,
                          std::string(def.name) + " changed at byte " + std::to_string(changed));
-            if (IsFloating(host.view().dtype)) input_views.emplace_back(std::string(def.name), host.view());
+            if (IsFloating(host.view().dtype)) {
+              input_views.emplace_back(std::string(def.name), host.view());
+            }
           } else {
             outcome.Rule("harness.untouched_output", changed < 0,
                          std::string(def.name) + " must be left untouched but changed at byte " +
@@ -416,7 +418,8 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         view.data = const_cast<std::byte*>(after.data());
         std::vector<double> device(static_cast<size_t>(view.numel()));
         ForEachBlock(view.numel(), [&](int64_t, int64_t begin, int64_t end) {
-          ReadAsDouble(view, begin, std::span(device).subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin)));
+          const size_t at = static_cast<size_t>(begin);
+          ReadAsDouble(view, begin, std::span(device).subspan(at, static_cast<size_t>(end - begin)));
         });
         if (captured) {
           std::vector<std::byte>& bytes = captured->bytes[std::string(def.name)];

@@ -29,7 +29,11 @@ TEST(TensorView, ARangeOfAStridedViewStartsMidRowAndReadsInLogicalOrder) {
   std::vector<float> buffer(200);
   for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<float>(i);
   const TensorView view{DType::kFloat32, {3, 4, 5}, {3, 45, 9}, 7, buffer.data()};
-  for (const auto& [begin, end] : std::vector<std::pair<int64_t, int64_t>>{{0, 60}, {3, 4}, {7, 33}, {20, 60}, {59, 60}, {12, 12}}) {
+  const std::vector<std::pair<int64_t, int64_t>> ranges = {{0, 60}, {3, 4},   {7, 33},
+                                                            {20, 60}, {59, 60}, {12, 12}};
+  for (const auto& range : ranges) {
+    // Named copies: clang before 16 does not let a lambda capture a structured binding.
+    const int64_t begin = range.first, end = range.second;
     std::vector<double> block(static_cast<size_t>(end - begin));
     ReadAsDouble(view, begin, block);
     std::vector<int64_t> visited;
@@ -37,10 +41,13 @@ TEST(TensorView, ARangeOfAStridedViewStartsMidRowAndReadsInLogicalOrder) {
       visited.push_back(logical);
       const int64_t i = logical / 20, j = logical / 5 % 4, k = logical % 5;
       EXPECT_EQ(storage, 7 + i * 3 + j * 45 + k * 9) << logical;
-      EXPECT_EQ(block[static_cast<size_t>(logical - begin)], static_cast<double>(storage)) << logical;
+      EXPECT_EQ(block[static_cast<size_t>(logical - begin)], static_cast<double>(storage))
+          << logical;
     });
     ASSERT_EQ(static_cast<int64_t>(visited.size()), end - begin) << begin << ".." << end;
-    for (size_t n = 0; n < visited.size(); ++n) EXPECT_EQ(visited[n], begin + static_cast<int64_t>(n));
+    for (size_t n = 0; n < visited.size(); ++n) {
+      EXPECT_EQ(visited[n], begin + static_cast<int64_t>(n));
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 // The vectorized normal draw against its definition, CounterRandom::Normal with libm's log and
 // cos: z within the documented bound, and every generated value the definition rounded to the
 // dtype, bit for bit.
+#include "cases/normal_block.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "cases/input_generator.h"
-#include "cases/normal_block.h"
 #include "core/float_bits.h"
 
 namespace aclnn_check {
@@ -53,14 +54,15 @@ TEST(InputGenerator, NormalValuesAreLibmsDrawRoundedToTheDType) {
       const std::vector<double> values = GenerateValues(spec, count, random, {dtype, {}});
       int64_t differing = 0, first = -1;
       for (int64_t i = 0; i < count; ++i) {
-        const double expected = RoundTo(spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)), dtype);
+        const double expected =
+            RoundTo(spec.mean + spec.std * random.Normal(static_cast<uint64_t>(i)), dtype);
         if (!SameBits(values[static_cast<size_t>(i)], expected)) {
           if (first < 0) first = i;
           ++differing;
         }
       }
-      EXPECT_EQ(differing, 0) << DTypeName(dtype) << " mean " << spread.mean << " std " << spread.std
-                              << ", first at " << first;
+      EXPECT_EQ(differing, 0) << DTypeName(dtype) << " mean " << spread.mean << " std "
+                              << spread.std << ", first at " << first;
     }
   }
 }

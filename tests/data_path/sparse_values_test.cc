@@ -1,5 +1,7 @@
 // A reference output's alternative values: +0 wherever nothing else was written, pages only
 // where something was, and the same values from one thread or many.
+#include "catalogue/sparse_values.h"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -7,8 +9,6 @@
 #include <cstdint>
 #include <thread>
 #include <vector>
-
-#include "catalogue/sparse_values.h"
 
 namespace aclnn_check {
 namespace {

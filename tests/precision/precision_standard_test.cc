@@ -138,20 +138,23 @@ TEST(PrecisionStandard, TheRangeEndsExactlyWhereRoundingToTheDtypeOverflows) {
   for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const double largest = NextDown(INFINITY, dtype);
     const double half_step = (largest - NextDown(largest, dtype)) / 2;
-    for (const double magnitude : {largest, std::nextafter(largest + half_step, 0.0), largest + half_step,
-                                   std::nextafter(largest + half_step, INFINITY), 2 * largest}) {
+    const double tie = largest + half_step;
+    for (const double magnitude :
+         {largest, std::nextafter(tie, 0.0), tie, std::nextafter(tie, INFINITY), 2 * largest}) {
       for (const double golden : {magnitude, -magnitude}) {
         const bool overflows = std::isinf(RoundTo(golden, dtype));
         const std::vector<double> device = {std::copysign(INFINITY, golden)};
         const std::vector<double> goldens = {golden};
         // Finite, the golden makes the infinite device value's relative error infinite.
-        EXPECT_EQ(JudgeSingleBenchmark(device, goldens, dtype).passed, overflows) << DTypeName(dtype) << " " << golden;
+        EXPECT_EQ(JudgeSingleBenchmark(device, goldens, dtype).passed, overflows)
+            << DTypeName(dtype) << " " << golden;
         SpecialValueClasses classes;
         MeasureAgainstGolden(device, goldens, dtype, &classes, nullptr);
         EXPECT_EQ(classes.correct, overflows ? 1 : 0) << DTypeName(dtype) << " " << golden;
         // A benchmark that stayed finite: the device is right only where the golden overflows.
         const std::vector<double> benchmark = {std::copysign(largest, golden)};
-        const DoubleBenchmarkComparison c = CompareDoubleBenchmark(device, benchmark, goldens, dtype);
+        const DoubleBenchmarkComparison c =
+            CompareDoubleBenchmark(device, benchmark, goldens, dtype);
         EXPECT_EQ(c.specials.correct, overflows ? 1 : 0) << DTypeName(dtype) << " " << golden;
       }
     }
