@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/parallel_blocks.h"
+#include "catalogue/input_blocks.h"
 #include "hardswish_backward/hardswish_backward.h"
 
 namespace aclnn_check::hardswish_backward {
@@ -22,14 +22,10 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(static_cast<size_t>(numel));
   if (numel == 0) result.call_rules.push_back(op.Tag("hardswish.empty"));
-  ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
-    // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element).
-    std::vector<double> grad_block(static_cast<size_t>(end - begin)), x_block(grad_block.size());
-    ReadAsDouble(grad_view, begin, grad_block);
-    ReadAsDouble(x_view, begin, x_block);
+  ForEachBlockOfTwo(grad_view, x_view, [&](int64_t begin, int64_t end, auto grads, auto xs) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
-      const double g = grad_block[i - static_cast<size_t>(begin)];
-      const double x = x_block[i - static_cast<size_t>(begin)];
+      const double g = grads[i - static_cast<size_t>(begin)];
+      const double x = xs[i - static_cast<size_t>(begin)];
       if (std::isnan(x)) {
         out.value[i] = kNaN;
         out.alt.Set(i, g);

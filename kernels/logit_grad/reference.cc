@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "catalogue/input_blocks.h"
 #include "core/float_bits.h"
-#include "core/parallel_blocks.h"
 #include "logit_grad/logit_grad.h"
 
 namespace aclnn_check::logit_grad {
@@ -113,11 +113,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(static_cast<size_t>(numel));
   if (numel == 0) result.call_rules.push_back(op.Tag("logit.empty"));
-  ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
-    // The inputs one block at a time (the whole tensors as doubles were 16 bytes per element).
-    std::vector<double> x(static_cast<size_t>(end - begin)), dy(x.size());
-    ReadAsDouble(x_view, begin, x);
-    ReadAsDouble(dy_view, begin, dy);
+  ForEachBlockOfTwo(x_view, dy_view, [&](int64_t begin, int64_t end, auto x, auto dy) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
       const size_t at = i - static_cast<size_t>(begin);
       const Element element = Decide(x[at], dy[at], eps, kTags);
