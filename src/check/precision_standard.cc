@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
+
+#include "core/parallel_blocks.h"
 
 namespace aclnn_check {
 namespace {
@@ -60,6 +63,14 @@ struct ErrorSums {
     ++metrics.small_elements;
     if (std::fabs(actual - golden) > error) ++metrics.error_count;
   }
+  void Merge(const ErrorSums& block) {
+    relative += block.relative;
+    squared += block.squared;
+    metrics.mare = std::max(metrics.mare, block.metrics.mare);
+    metrics.normal_elements += block.metrics.normal_elements;
+    metrics.small_elements += block.metrics.small_elements;
+    metrics.error_count += block.metrics.error_count;
+  }
   ErrorMetrics Finish() {
     if (metrics.normal_elements > 0) {
       const double n = static_cast<double>(metrics.normal_elements);
@@ -91,6 +102,27 @@ void Classify(ValueClass device, ValueClass benchmark, ValueClass golden, bool h
   } else {
     ++classes->inspect;
   }
+}
+
+void MergeClasses(const SpecialValueClasses& block, SpecialValueClasses* classes) {
+  if (classes->wrong == 0 && block.wrong > 0) classes->first_wrong = block.first_wrong;
+  classes->correct += block.correct;
+  classes->by_rule += block.by_rule;
+  classes->wrong += block.wrong;
+  classes->inspect += block.inspect;
+}
+
+// Runs measure(begin, end, partial) on each harness block of [0, n) in parallel, then
+// merge(partial) in block order: sums depend on the block size alone, never on the thread count.
+// A point of one block keeps the plain serial order.
+template <typename Partial, typename Measure, typename Merge>
+void OverBlocks(size_t n, const Measure& measure, const Merge& merge) {
+  std::vector<Partial> partials(static_cast<size_t>(BlockCount(static_cast<int64_t>(n))));
+  ForEachBlock(static_cast<int64_t>(n), [&](int64_t block, int64_t begin, int64_t end) {
+    measure(static_cast<size_t>(begin), static_cast<size_t>(end),
+            partials[static_cast<size_t>(block)]);
+  });
+  for (const Partial& partial : partials) merge(partial);
 }
 
 // splitmix64: the counter-based generator of the bootstrap (the same numbers everywhere, unlike
@@ -156,20 +188,34 @@ SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<c
   v.threshold = SingleBenchmarkThreshold(out);
   const size_t n = std::min(actual.size(), golden.size());
   v.elements = static_cast<int64_t>(n);
+  struct Sums {
+    double sum = 0;
+    double mare = 0;
+    int64_t finite = 0;
+    int64_t special_mismatches = 0;
+  };
   double sum = 0;
   int64_t finite = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double in_range = in_dtype_range(golden[i]);
-    if (!std::isfinite(in_range)) {
-      if (!SameSpecial(actual[i], in_range)) ++v.special_mismatches;
-      continue;
+  const auto measure = [&](size_t begin, size_t end, Sums& block) {
+    for (size_t i = begin; i < end; ++i) {
+      const double in_range = in_dtype_range(golden[i]);
+      if (!std::isfinite(in_range)) {
+        if (!SameSpecial(actual[i], in_range)) ++block.special_mismatches;
+        continue;
+      }
+      const double re = RelativeError(actual[i], golden[i]);
+      const double counted = std::isnan(re) ? INFINITY : re;
+      block.sum += counted;
+      block.mare = std::max(block.mare, counted);
+      ++block.finite;
     }
-    const double re = RelativeError(actual[i], golden[i]);
-    const double counted = std::isnan(re) ? INFINITY : re;
-    sum += counted;
-    v.mare = std::max(v.mare, counted);
-    ++finite;
-  }
+  };
+  OverBlocks<Sums>(n, measure, [&](const Sums& block) {
+    sum += block.sum;
+    v.mare = std::max(v.mare, block.mare);
+    finite += block.finite;
+    v.special_mismatches += block.special_mismatches;
+  });
   v.mere = finite ? sum / static_cast<double>(finite) : 0;
   v.passed = v.special_mismatches == 0 && v.threshold > 0 && v.mere < v.threshold && v.mare < 10 * v.threshold;
   return v;
@@ -220,22 +266,32 @@ ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<cons
   const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
+  struct Partial {
+    ErrorSums sums;
+    SpecialValueClasses classes;
+  };
   ErrorSums sums;
   SpecialValueClasses classes;
   const size_t n = std::min(actual.size(), golden.size());
-  for (size_t i = 0; i < n; ++i) {
-    const double in_range = in_dtype_range(golden[i]);
-    if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
-      Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false, static_cast<int64_t>(i), documented,
-               &classes);
-      continue;
+  const auto measure = [&](size_t begin, size_t end, Partial& block) {
+    for (size_t i = begin; i < end; ++i) {
+      const double in_range = in_dtype_range(golden[i]);
+      if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
+        Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false,
+                 static_cast<int64_t>(i), documented, &block.classes);
+        continue;
+      }
+      if (std::fabs(golden[i]) < small) {
+        block.sums.AddSmall(actual[i], golden[i], error);
+      } else {
+        block.sums.AddNormal(actual[i], golden[i]);
+      }
     }
-    if (std::fabs(golden[i]) < small) {
-      sums.AddSmall(actual[i], golden[i], error);
-    } else {
-      sums.AddNormal(actual[i], golden[i]);
-    }
-  }
+  };
+  OverBlocks<Partial>(n, measure, [&](const Partial& block) {
+    sums.Merge(block.sums);
+    MergeClasses(block.classes, &classes);
+  });
   if (specials) *specials = classes;
   return sums.Finish();
 }
@@ -246,24 +302,36 @@ DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device,
   const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
+  struct Partial {
+    ErrorSums on_device, on_benchmark;
+    SpecialValueClasses specials;
+  };
   ErrorSums on_device, on_benchmark;
   DoubleBenchmarkComparison c;
   const size_t n = std::min({device.size(), benchmark.size(), golden.size()});
-  for (size_t i = 0; i < n; ++i) {
-    const double in_range = in_dtype_range(golden[i]);
-    if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) || !std::isfinite(in_range)) {
-      Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true, static_cast<int64_t>(i),
-               documented, &c.specials);
-      continue;
+  const auto measure = [&](size_t begin, size_t end, Partial& block) {
+    for (size_t i = begin; i < end; ++i) {
+      const double in_range = in_dtype_range(golden[i]);
+      if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) ||
+          !std::isfinite(in_range)) {
+        Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true,
+                 static_cast<int64_t>(i), documented, &block.specials);
+        continue;
+      }
+      if (std::fabs(golden[i]) < small) {
+        block.on_device.AddSmall(device[i], golden[i], error);
+        block.on_benchmark.AddSmall(benchmark[i], golden[i], error);
+      } else {
+        block.on_device.AddNormal(device[i], golden[i]);
+        block.on_benchmark.AddNormal(benchmark[i], golden[i]);
+      }
     }
-    if (std::fabs(golden[i]) < small) {
-      on_device.AddSmall(device[i], golden[i], error);
-      on_benchmark.AddSmall(benchmark[i], golden[i], error);
-    } else {
-      on_device.AddNormal(device[i], golden[i]);
-      on_benchmark.AddNormal(benchmark[i], golden[i]);
-    }
-  }
+  };
+  OverBlocks<Partial>(n, measure, [&](const Partial& block) {
+    on_device.Merge(block.on_device);
+    on_benchmark.Merge(block.on_benchmark);
+    MergeClasses(block.specials, &c.specials);
+  });
   c.device = on_device.Finish();
   c.benchmark = on_benchmark.Finish();
   c.ratios[0] = MetricRatio(c.device.mare, c.benchmark.mare);

@@ -2,11 +2,14 @@
 // out by hand from the standard's formulas (COMMERCIAL_OPS_PRECISION_DOCS.md 4.1, 4.5, 5.3.3, 5.3.4).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "check/precision_standard.h"
 #include "check/verdict_selection.h"
+#include "core/parallel_blocks.h"
 
 namespace aclnn_check {
 namespace {
@@ -91,6 +94,78 @@ TEST(PrecisionStandard, InfNanClasses) {
   EXPECT_EQ(c.specials.first_wrong, 0);
   EXPECT_EQ(c.device.normal_elements, 0);  // none of them enters the ratios
   EXPECT_FALSE(DoubleBenchmarkFailures(c, DoubleBenchmarkLevel::kL0).empty());
+}
+
+// Neumaier's compensated sum: within a few units in the last place of the exact sum.
+double CompensatedSum(const std::vector<double>& terms) {
+  double sum = 0, compensation = 0;
+  for (double term : terms) {
+    const double next = sum + term;
+    compensation += std::fabs(sum) >= std::fabs(term) ? (sum - next) + term : (term - next) + sum;
+    sum = next;
+  }
+  return sum + compensation;
+}
+
+// A point of many blocks sums its errors per harness block and merges the blocks in order: the
+// metrics then differ from a serial sum in the last bits only. Summing b terms and then B block
+// sums, all positive, errs by at most (b + B) units of 2^-53 relative.
+TEST(PrecisionStandard, BlockwiseSumsStayWithinTheirBoundAndIgnoreTheThreadCount) {
+  const size_t n = 5 * static_cast<size_t>(kHarnessBlock) + 777;
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> magnitude(0.5, 2), error(-1e-3, 1e-3);
+  std::vector<double> golden(n), device(n), benchmark(n);
+  for (size_t i = 0; i < n; ++i) {
+    golden[i] = (i % 3 ? 1 : -1) * magnitude(random);
+    device[i] = golden[i] * (1 + error(random));
+    benchmark[i] = golden[i] * (1 + error(random) / 2);
+  }
+  // Two wrong specials, in the third and fifth blocks: the first one must be reported.
+  const size_t first_wrong = 2 * static_cast<size_t>(kHarnessBlock) + 5;
+  const size_t second_wrong = 4 * static_cast<size_t>(kHarnessBlock) + 9;
+  device[first_wrong] = device[second_wrong] = INFINITY;
+  std::vector<double> relative, squared, single;
+  for (size_t i = 0; i < n; ++i) {
+    const double re = RelativeError(device[i], golden[i]);
+    single.push_back(std::isinf(re) ? 0 : re);
+    if (i == first_wrong || i == second_wrong) continue;
+    relative.push_back(re);
+    squared.push_back((device[i] - golden[i]) * (device[i] - golden[i]));
+  }
+  const double count = static_cast<double>(relative.size());
+  const double bound =
+      static_cast<double>(kHarnessBlock + BlockCount(static_cast<int64_t>(n)) + 4) * 0x1p-53;
+
+  std::vector<DoubleBenchmarkComparison> runs;
+  std::vector<SingleBenchmark> singles;
+  for (size_t threads : {size_t{1}, size_t{3}}) {
+    SetHarnessThreadCount(threads);
+    runs.push_back(CompareDoubleBenchmark(device, benchmark, golden, DType::kFloat32));
+    singles.push_back(JudgeSingleBenchmark(device, golden, DType::kFloat32));
+  }
+  SetHarnessThreadCount(HarnessThreadCountFromEnvironment());
+  const ErrorMetrics& m = runs[0].device;
+  EXPECT_EQ(m.normal_elements, static_cast<int64_t>(n) - 2);
+  EXPECT_NEAR(m.mere, CompensatedSum(relative) / count, bound * m.mere);
+  EXPECT_NEAR(m.rmse * m.rmse, CompensatedSum(squared) / count, 3 * bound * m.rmse * m.rmse);
+  EXPECT_EQ(runs[0].specials.wrong, 2);
+  EXPECT_EQ(runs[0].specials.first_wrong, static_cast<int64_t>(first_wrong));
+  // The single benchmark counts a non-finite actual as RE = inf: its MERE is inf here, and its
+  // finite part is checked through a copy without the two.
+  EXPECT_TRUE(std::isinf(singles[0].mere));
+  std::vector<double> finite_device = device;
+  finite_device[first_wrong] = golden[first_wrong];
+  finite_device[second_wrong] = golden[second_wrong];
+  const SingleBenchmark finite_single = JudgeSingleBenchmark(finite_device, golden, DType::kFloat32);
+  EXPECT_NEAR(finite_single.mere, CompensatedSum(single) / static_cast<double>(n),
+              bound * finite_single.mere);
+  // One thread and three give the same bits.
+  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.mere), std::bit_cast<uint64_t>(runs[1].device.mere));
+  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.rmse), std::bit_cast<uint64_t>(runs[1].device.rmse));
+  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].benchmark.mere),
+            std::bit_cast<uint64_t>(runs[1].benchmark.mere));
+  EXPECT_EQ(runs[0].specials.first_wrong, runs[1].specials.first_wrong);
+  EXPECT_EQ(std::bit_cast<uint64_t>(singles[0].mare), std::bit_cast<uint64_t>(singles[1].mare));
 }
 
 // Section 5.3.3 judges inf/NaN "combined with the formula": an element whose value a documented
