@@ -5,6 +5,7 @@
 
 #include "cases/normal_block.h"
 #include "cases/standard_distributions.h"
+#include "cases/uniform_block.h"
 #include "core/parallel_blocks.h"
 #include "core/float_bits.h"
 
@@ -30,11 +31,12 @@ bool OutsideOpenBounds(const InputSpec& spec, double value) {
 // A uniform draw rounded to the dtype. An open bound is honoured after rounding: a value that
 // rounds onto (or past) it is redrawn, and after kRedraws the nearest representable value inside
 // is taken, so the count of draws stays bounded.
-// round is RoundTo for dtype (FloatBits' own for a floating dtype: no dispatch per element).
+// round is RoundTo for dtype (FloatBits' own for a floating dtype: no dispatch per element);
+// first_draw is random.Uniform(n), drawn for a whole block at once.
 template <class Round>
-double UniformValue(const InputSpec& spec, uint64_t n, const CounterRandom& random, DType dtype,
-                    const Round& round) {
-  double value = round(spec.low + (spec.high - spec.low) * random.Uniform(n));
+double UniformValue(const InputSpec& spec, uint64_t n, double first_draw,
+                    const CounterRandom& random, DType dtype, const Round& round) {
+  double value = round(spec.low + (spec.high - spec.low) * first_draw);
   for (uint64_t k = 1; k <= kRedraws && OutsideOpenBounds(spec, value); ++k) {
     value = round(spec.low + (spec.high - spec.low) * random.Uniform(n + k * kRedrawStride));
   }
@@ -134,17 +136,21 @@ void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const Counter
       return ctx.dtype == DType::kFloat16 ? DecodeHalf(bits) : DecodeBFloat16(bits);
     });
   } else {
-    // The value is already rounded: no second rounding through each.
+    // The first draws of the block at once, each then replaced by its value (already rounded:
+    // no second rounding through each).
+    UniformBlock(random, static_cast<uint64_t>(begin), 1, static_cast<size_t>(end - begin), out);
     const bool floating = DispatchFloating(ctx.dtype, [&]<DType kDType>() {
       for (int64_t i = begin; i < end; ++i) {
-        out[i - begin] = UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype,
-                                      [](double value) { return FloatBits<kDType>::Round(value); });
+        out[i - begin] =
+            UniformValue(spec, static_cast<uint64_t>(i), out[i - begin], random, ctx.dtype,
+                         [](double value) { return FloatBits<kDType>::Round(value); });
       }
     });
     if (!floating) {
       const auto round = [&](double value) { return RoundTo(value, ctx.dtype); };
       for (int64_t i = begin; i < end; ++i) {
-        out[i - begin] = UniformValue(spec, static_cast<uint64_t>(i), random, ctx.dtype, round);
+        out[i - begin] = UniformValue(spec, static_cast<uint64_t>(i), out[i - begin], random,
+                                      ctx.dtype, round);
       }
     }
   }

@@ -25,6 +25,8 @@ class CounterRandom {
   }
   double Normal(uint64_t counter) const;  // standard normal (Box-Muller on two counters)
 
+  uint64_t key() const { return key_; }  // for the vector draw (cases/uniform_block.h)
+
   static uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ull;

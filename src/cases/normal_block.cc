@@ -45,17 +45,18 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <vector>
 
+#include "cases/uniform_block.h"
+
 namespace aclnn_check {
 
 HWY_EXPORT(BoxMuller);
 
 void NormalBlock(const CounterRandom& random, uint64_t first, size_t count, double* z) {
   std::vector<double> u1(count), u2(count);
-  for (size_t i = 0; i < count; ++i) {
-    const uint64_t counter = first + i;
-    u1[i] = 1.0 - random.Uniform(2 * counter);  // (0, 1], as in CounterRandom::Normal
-    u2[i] = random.Uniform(2 * counter + 1);
-  }
+  // Counters 2k and 2k + 1, as in CounterRandom::Normal; u1 in (0, 1].
+  UniformBlock(random, 2 * first, 2, count, u1.data());
+  UniformBlock(random, 2 * first + 1, 2, count, u2.data());
+  for (double& u : u1) u = 1.0 - u;
   HWY_DYNAMIC_DISPATCH(BoxMuller)(u1.data(), u2.data(), z, count);
 }
 
