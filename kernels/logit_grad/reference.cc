@@ -25,21 +25,31 @@ double SignedInfinity(double dy) {
 
 double MagnitudeOf(double value) { return std::isfinite(value) ? std::fabs(value) : 0.0; }
 
-// Whether x's side of [lo, hi] depends on how eps is rounded (rule logit.eps_rounding, for
-// 0 <= eps < 1): the documented bounds are eps and 1 - eps in double; the CANN kernel uses
-// float32(eps) and 1.0f - float32(eps) in float32, and float32(1 - eps) is the bound SPEC names.
-// x is ambiguous when some choice of bounds puts it inside and another outside.
-bool SideDependsOnRounding(double x, double eps) {
-  const double lo32 = FloatBits<DType::kFloat32>::Round(eps);
-  const double hi32 = FloatBits<DType::kFloat32>::Round(1 - eps);
-  const double kernel_hi = static_cast<double>(1.0f - static_cast<float>(lo32));
-  const double lo_min = std::min(eps, lo32), lo_max = std::max(eps, lo32);
-  const double hi_min = std::min({1 - eps, hi32, kernel_hi});
-  const double hi_max = std::max({1 - eps, hi32, kernel_hi});
-  const bool inside_for_some = x >= lo_min && x <= hi_max;
-  const bool inside_for_all = x >= lo_max && x <= hi_min;
-  return inside_for_some != inside_for_all;
-}
+// The bounds of the range for an eps in [0, 1), computed once per call. x's side of [lo, hi]
+// depends on how eps is rounded (rule logit.eps_rounding) when some choice of bounds puts it
+// inside and another outside: the documented bounds are eps and 1 - eps in double; the CANN
+// kernel uses float32(eps) and 1.0f - float32(eps) in float32, and float32(1 - eps) is the bound
+// SPEC names.
+struct Bounds {
+  explicit Bounds(double eps) {
+    const double lo32 = FloatBits<DType::kFloat32>::Round(eps);
+    const double hi32 = FloatBits<DType::kFloat32>::Round(1 - eps);
+    const double kernel_hi = static_cast<double>(1.0f - static_cast<float>(lo32));
+    lo_min = std::min(eps, lo32);
+    lo_max = std::max(eps, lo32);
+    hi_min = std::min({1 - eps, hi32, kernel_hi});
+    hi_max = std::max({1 - eps, hi32, kernel_hi});
+    // The CANN kernel's fill outside its range: it tests float32(eps) >= 0, so a negative eps
+    // that rounds to -0 takes the eps >= 0 path.
+    kernel_fill = lo32 >= 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  }
+  bool SideDependsOnRounding(double x) const {
+    const bool inside_for_some = x >= lo_min && x <= hi_max;
+    const bool inside_for_all = x >= lo_max && x <= hi_min;
+    return inside_for_some != inside_for_all;
+  }
+  double lo_min, lo_max, hi_min, hi_max, kernel_fill;
+};
 
 struct Tags {
   RuleTag eps_nan, eps_inf, eps_gt1, eps_eq1, x_nan_inf, neg_eps_outside, eps_outside, x_edge,
@@ -65,7 +75,7 @@ Element Inside(double x, double dy, const Tags& tags) {
   return {value, MagnitudeOf(value), 0, kNoRule};
 }
 
-Element Decide(double x, double dy, double eps, const Tags& tags) {
+Element Decide(double x, double dy, double eps, const Bounds& bounds, const Tags& tags) {
   if (std::isnan(eps)) {
     // The kernel: NaN >= 0 is false, so lo = 0, hi = 1 and the fill is NaN.
     const double alt = x >= 0 && x <= 1 ? Formula(x, dy) : kNaN;
@@ -74,16 +84,14 @@ Element Decide(double x, double dy, double eps, const Tags& tags) {
   if (eps == kInf) return {0, 0, 0, tags.eps_inf};
   if (eps > 1) return {kNaN, 0, 0, tags.eps_gt1};
   if (eps == 1) return {SignedInfinity(dy), 0, 0, tags.eps_eq1};
-  // The CANN kernel's fill outside its range: it tests float32(eps) >= 0, so a negative eps that
-  // rounds to -0 takes the eps >= 0 path.
-  const double kernel_fill = FloatBits<DType::kFloat32>::Round(eps) >= 0 ? 0.0 : kNaN;
+  const double kernel_fill = bounds.kernel_fill;
   if (!std::isfinite(x)) return {kNaN, 0, kernel_fill, tags.x_nan_inf};
   if (eps < 0) {
     if (x < 0 || x > 1) return {kNaN, 0, kernel_fill, tags.neg_eps_outside};
     return Inside(x, dy, tags);
   }
   const bool inside = x >= eps && x <= 1 - eps;  // never true for eps > 0.5
-  if (SideDependsOnRounding(x, eps)) {
+  if (bounds.SideDependsOnRounding(x)) {
     if (inside) {
       const Element documented = Inside(x, dy, tags);
       return {documented.value, documented.mag, 0, tags.eps_rounding};
@@ -105,6 +113,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       op.Tag("logit.eps_rounding"),
   };
   const double eps = EpsOf(args);
+  const Bounds bounds(eps);
   const TensorView& x_view = *args.tensor(kX);
   const TensorView& dy_view = *args.tensor(kDy);
   const int64_t numel = x_view.numel();
@@ -116,7 +125,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ForEachBlockOfTwo(x_view, dy_view, [&](int64_t begin, int64_t end, auto x, auto dy) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
       const size_t at = i - static_cast<size_t>(begin);
-      const Element element = Decide(x[at], dy[at], eps, kTags);
+      const Element element = Decide(x[at], dy[at], eps, bounds, kTags);
       out.value[i] = element.value;
       out.mag[i] = element.mag;
       out.alt.Set(i, element.alt);
