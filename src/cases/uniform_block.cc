@@ -15,7 +15,7 @@ using V64 = hn::Vec<D64>;
 
 // The low 64 bits of x * c. Highway has no 64-bit multiply between SSE2 and AVX2: there it is
 // built from three 32 x 32 -> 64 products (the high x high one only reaches bits 64 and up).
-V64 MulLow(V64 x, uint64_t c) {
+HWY_INLINE V64 MulLow(V64 x, uint64_t c) {
   const D64 d;
 #if HWY_TARGET == HWY_SCALAR
   return hn::Set(d, hn::GetLane(x) * c);
@@ -33,7 +33,7 @@ V64 MulLow(V64 x, uint64_t c) {
 }
 
 // CounterRandom::Mix.
-V64 Mix(V64 x) {
+HWY_INLINE V64 Mix(V64 x) {
   x = hn::Xor(x, hn::ShiftRight<30>(x));
   x = MulLow(x, 0xBF58476D1CE4E5B9ull);
   x = hn::Xor(x, hn::ShiftRight<27>(x));

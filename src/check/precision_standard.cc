@@ -119,8 +119,11 @@ template <typename Partial, typename Measure, typename Merge>
 void OverBlocks(size_t n, const Measure& measure, const Merge& merge) {
   std::vector<Partial> partials(static_cast<size_t>(BlockCount(static_cast<int64_t>(n))));
   ForEachBlock(static_cast<int64_t>(n), [&](int64_t block, int64_t begin, int64_t end) {
-    measure(static_cast<size_t>(begin), static_cast<size_t>(end),
-            partials[static_cast<size_t>(block)]);
+    // A local partial: the compiler keeps its sums in registers, which it cannot do for one in
+    // `partials` (a double there might alias the spans being read).
+    Partial partial;
+    measure(static_cast<size_t>(begin), static_cast<size_t>(end), partial);
+    partials[static_cast<size_t>(block)] = partial;
   });
   for (const Partial& partial : partials) merge(partial);
 }
