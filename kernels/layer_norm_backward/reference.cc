@@ -3,6 +3,7 @@
 // the scale of its error when a kernel expands (x - mean) * rstd (see README.md).
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "core/parallel_blocks.h"
@@ -33,8 +34,10 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   if (rows == 0) result.call_rules.push_back(kEmptyRows);
   if (m == 0) result.call_rules.push_back(kEmptyNormalized);
 
-  const std::vector<double> g = ReadAsDouble(*args.tensor(kGradOut));
-  const std::vector<double> x = ReadAsDouble(*args.tensor(kInput));
+  // gradOut and x are read a run at a time (as whole tensors of doubles they were 16 bytes per
+  // element of x); mean, rstd and weight are one value per row or column.
+  const TensorView& g_view = *args.tensor(kGradOut);
+  const TensorView& x_view = *args.tensor(kInput);
   const std::vector<double> mean = ReadAsDouble(*args.tensor(kMean));
   const std::vector<double> rstd = ReadAsDouble(*args.tensor(kRstd));
   const std::vector<double> w = args.tensor(kWeight)
@@ -43,10 +46,29 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   bool weight_special = false;
   for (double v : w) weight_special |= !Finite(v);
   const double inv_m = m > 0 ? 1.0 / static_cast<double>(m) : 0.0;
-  auto xhat = [&](int64_t r, int64_t j) { return (x[r * m + j] - mean[r]) * rstd[r]; };
+  auto xhat = [&](int64_t r, double x) { return (x - mean[r]) * rstd[r]; };
   // The magnitude of xh's error: x - mean cancels in kernels that expand the product.
-  auto xhat_mag = [&](int64_t r, int64_t j) {
-    return (std::fabs(x[r * m + j]) + std::fabs(mean[r])) * std::fabs(rstd[r]);
+  auto xhat_mag = [&](int64_t r, double x) {
+    return (std::fabs(x) + std::fabs(mean[r])) * std::fabs(rstd[r]);
+  };
+  // Calls body(j, g, x) for the columns [first, last) of row r, in order, decoding at most a
+  // block at a time into the caller's two buffers.
+  struct Runs {
+    std::vector<double> g, x;
+  };
+  auto for_each_in_row = [&](int64_t r, int64_t first, int64_t last, Runs& runs, auto&& body) {
+    const size_t size = static_cast<size_t>(std::min(last - first, kHarnessBlock));
+    if (runs.g.size() < size) {
+      runs.g.resize(size);
+      runs.x.resize(size);
+    }
+    for (int64_t begin = first; begin < last; begin += kHarnessBlock) {
+      const size_t count = static_cast<size_t>(std::min(last - begin, kHarnessBlock));
+      ReadAsDouble(g_view, r * m + begin, std::span(runs.g).first(count));
+      ReadAsDouble(x_view, r * m + begin, std::span(runs.x).first(count));
+      for (size_t k = 0; k < count; ++k)
+        body(begin + static_cast<int64_t>(k), runs.g[k], runs.x[k]);
+    }
   };
 
   if (mask[0]) {
@@ -55,30 +77,30 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
     // Rows write only their own gradInput elements: groups of rows on the harness's threads.
     const int64_t group = std::max<int64_t>(1, kHarnessBlock / std::max<int64_t>(m, 1));
     ForEachHarnessItem((rows + group - 1) / group, [&](int64_t item) {
+      Runs runs;
       for (int64_t r = item * group; r < std::min(rows, (item + 1) * group); ++r) {
         bool special = weight_special || !Finite(mean[r]) || !Finite(rstd[r]);
         double sum_gw = 0, sum_gw_xh = 0, abs_gw = 0, abs_gw_xh = 0;
-        for (int64_t j = 0; j < m; ++j) {
-          const int64_t i = r * m + j;
-          special |= !Finite(g[i]) || !Finite(x[i]);
-          const double gw = g[i] * w[j];
+        for_each_in_row(r, 0, m, runs, [&](int64_t j, double g, double x) {
+          special |= !Finite(g) || !Finite(x);
+          const double gw = g * w[j];
           sum_gw += gw;
-          sum_gw_xh += gw * xhat(r, j);
+          sum_gw_xh += gw * xhat(r, x);
           abs_gw += std::fabs(gw);
-          abs_gw_xh += std::fabs(gw) * xhat_mag(r, j);
-        }
+          abs_gw_xh += std::fabs(gw) * xhat_mag(r, x);
+        });
         const double rs = rstd[r];
-        for (int64_t j = 0; j < m; ++j) {
+        for_each_in_row(r, 0, m, runs, [&](int64_t j, double g, double x) {
           const int64_t i = r * m + j;
-          const double gw = g[i] * w[j];
-          out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, j) * (sum_gw_xh * inv_m));
+          const double gw = g * w[j];
+          out.value[i] = rs * (gw - sum_gw * inv_m - xhat(r, x) * (sum_gw_xh * inv_m));
           out.mag[i] = std::fabs(rs) *
-                       (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, j) * (abs_gw_xh * inv_m));
+                       (std::fabs(gw) + abs_gw * inv_m + xhat_mag(r, x) * (abs_gw_xh * inv_m));
           if (special) {
             out.rule[i] = kNonfiniteRow;
             if (!Finite(out.mag[i])) out.mag[i] = 0;
           }
-        }
+        });
       }
     });
   }
@@ -93,17 +115,17 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
     ForEachHarnessItem((m + kColumns - 1) / kColumns, [&](int64_t item) {
       const int64_t first = item * kColumns;
       const int64_t last = std::min(m, first + kColumns);
+      Runs runs;
       for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t j = first; j < last; ++j) {
-          const double gi = g[r * m + j];
-          const double term = gi * xhat(r, j);
+        for_each_in_row(r, first, last, runs, [&](int64_t j, double gi, double x) {
+          const double term = gi * xhat(r, x);
           dw[j] += term;
-          dw_mag[j] += std::fabs(gi) * xhat_mag(r, j);
+          dw_mag[j] += std::fabs(gi) * xhat_mag(r, x);
           dw_special[j] = dw_special[j] || !Finite(term);
           db[j] += gi;
           db_mag[j] += std::fabs(gi);
           db_special[j] = db_special[j] || !Finite(gi);
-        }
+        });
       }
     });
     auto fill = [&](size_t slot, const std::vector<double>& value, const std::vector<double>& mag,

@@ -23,8 +23,8 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
 
   const TensorView& input_view = *args.tensor(kInput);
   const TensorView& grad_view = *args.tensor(kOutputGrad);
-  const std::vector<double> grad = ReadAsDouble(grad_view);
-  const std::vector<double> input = ReadAsDouble(input_view);
+  // outputGrad and input are read one (row, head) run of head_dim at a time: as whole tensors of
+  // doubles they were 8 bytes per element of input and of outputGrad.
   const std::vector<double> weight = ReadAsDouble(*args.tensor(kWeight));
   const int64_t tokens = input_view.shape[0];
   const int64_t heads = input_view.shape[1];
@@ -76,18 +76,22 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   // Heads touch disjoint elements of both outputs, and each element's terms are added in the same
   // order (sequence, window, row of the window, e) whichever thread runs its head.
   ForEachHarnessItem(heads, [&](int64_t n) {
+    std::vector<double> grad(static_cast<size_t>(head_dim)), input(grad.size());
     for (const Sequence& sequence : sequences) {
       for (int64_t i = 0; i < sequence.windows; ++i) {
         const int64_t window = sequence.first_window + i;
         if (window >= rows_of_grad) break;  // outputGrad too short: rejected by validation
+        ReadAsDouble(grad_view, (window * heads + n) * head_dim, grad);
         for (int64_t j = 0; j < block_size; ++j) {
           const int64_t row = sequence.start + i * stride + j;
           const size_t w_at = static_cast<size_t>(j * heads + n);
+          const int64_t x_first = (row * heads + n) * head_dim;
+          ReadAsDouble(input_view, x_first, input);
           for (int64_t e = 0; e < head_dim; ++e) {
-            const size_t g_at = static_cast<size_t>((window * heads + n) * head_dim + e);
-            const size_t x_at = static_cast<size_t>((row * heads + n) * head_dim + e);
-            add(input_grad, input_special, x_at, weight[w_at] * grad[g_at]);
-            add(weight_grad, weight_special, w_at, grad[g_at] * input[x_at]);
+            const size_t x_at = static_cast<size_t>(x_first + e);
+            const size_t k = static_cast<size_t>(e);
+            add(input_grad, input_special, x_at, weight[w_at] * grad[k]);
+            add(weight_grad, weight_special, w_at, grad[k] * input[k]);
           }
         }
       }
@@ -95,18 +99,21 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   });
 
   const size_t row_size = static_cast<size_t>(heads * head_dim);
-  for (size_t at = 0; at < input_grad.value.size(); ++at) {
-    const int64_t covered = coverage[at / row_size];
-    if (covered == 0) {
-      input_grad.rule[at] = kUncovered;
-    } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
-      input_grad.rule[at] = kOverflow;
-    } else if (input_special[at]) {
-      input_grad.rule[at] = kSpecial;
-    } else if (covered > 1) {
-      input_grad.rule[at] = kOverlap;
-    }
-  }
+  ForEachBlock(static_cast<int64_t>(input_grad.value.size()),
+               [&](int64_t, int64_t begin, int64_t end) {
+                 for (size_t at = static_cast<size_t>(begin); at < static_cast<size_t>(end); ++at) {
+                   const int64_t covered = coverage[at / row_size];
+                   if (covered == 0) {
+                     input_grad.rule[at] = kUncovered;
+                   } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
+                     input_grad.rule[at] = kOverflow;
+                   } else if (input_special[at]) {
+                     input_grad.rule[at] = kSpecial;
+                   } else if (covered > 1) {
+                     input_grad.rule[at] = kOverlap;
+                   }
+                 }
+               });
   for (size_t at = 0; at < weight_grad.value.size(); ++at) {
     if (weight_grad.mag[at] >= kFloat32OverflowScale) {
       weight_grad.rule[at] = kOverflow;

@@ -159,14 +159,14 @@ ExpectationLookup ExpectationsOf(const Profiles& profiles) {
 namespace {
 
 // A point's footprint in two parts. Before the call, on the host: each tensor's host copy (inputs
-// are generated straight into it), the reference's value, mag and rule per output element (18
-// bytes; alt is sparse), and 8 bytes per input element (LayerNorm's and NSA's references read
-// whole inputs as doubles; the elementwise ones read blocks). From the call on: each tensor's
-// device buffer, and per output its downloaded copy and decoded values (8 bytes per element).
-// Inputs are compared with their device copy chunk by chunk.
+// are generated straight into it) and the reference's value, mag and rule per output element (18
+// bytes; alt is sparse; references read their inputs a block or run at a time). From the call
+// on: each tensor's device buffer, and per output its downloaded copy and decoded values (8 bytes
+// per element). Inputs are compared with their device copy chunk by chunk.
 struct Footprint {
   uint64_t before_call = 0;
   uint64_t from_call = 0;
+  uint64_t device = 0;  // the device buffers' part of from_call
 };
 
 Footprint FootprintOf(const TestPoint& point) {
@@ -178,8 +178,9 @@ Footprint FootprintOf(const TestPoint& point) {
     const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
     const uint64_t elements = static_cast<uint64_t>(view.numel());
     const bool output = point.op().tensors()[slot].role == SlotRole::kOutput;
-    footprint.before_call += storage + (output ? 18 : 8) * elements;
+    footprint.before_call += storage + (output ? 18 : 0) * elements;
     footprint.from_call += storage + (output ? storage + 8 * elements : 0);
+    footprint.device += storage;
   }
   return footprint;
 }
@@ -194,9 +195,11 @@ uint64_t EstimatedBytes(const TestPoint& point) {
 PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
   const Operator& op = point.op();
   const CaseFile& c = *point.case_file;
-  // The host side, and with the cpu provider the device buffers after it, then take pages faulted
-  // in by every thread instead of one page at a time by this one.
-  WarmHeap(FootprintOf(point).before_call);
+  // The host side, and the device buffers after it (the cpu provider's are on this heap; for
+  // another provider the same bytes serve the output's download and decoded values), then take
+  // pages faulted in by every thread instead of one page at a time by this one.
+  const Footprint footprint = FootprintOf(point);
+  WarmHeap(footprint.before_call + footprint.device);
   PreparedPoint prepared;
   prepared.tensors.resize(op.tensors().size());
   const bool derive = op.def().derive_inputs && !op.derived_inputs().empty() &&
