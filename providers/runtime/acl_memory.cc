@@ -1,9 +1,12 @@
 // aclrtMalloc, aclrtMallocHost, aclrtMemcpy, aclrtMemset and their frees over the emulator's
 // memory model (host_memory.h). aclrtMemcpy and aclrtMemset act at once, as CANN documents.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "core/parallel_blocks.h"
 #include "providers/runtime/host_memory.h"
 #include "providers/runtime/last_error.h"
 
@@ -63,6 +66,32 @@ bool DeviceEnds(int kind, bool* dst_device, bool* src_device) {
   return false;
 }
 
+// Large copies and fills run in chunks over the threads: the copy that first writes a buffer
+// faults its pages in, and on the project's machines one thread faults memory in at a third to a
+// half of two threads' rate (a large point's upload was seconds). Chunk boundaries do not change
+// the bytes written.
+constexpr size_t kChunkBytes = size_t{4} << 20;
+
+template <class Part>
+void InChunks(size_t count, const Part& part) {
+  if (count < 4 * kChunkBytes) return part(0, count);
+  const int64_t chunks = static_cast<int64_t>((count + kChunkBytes - 1) / kChunkBytes);
+  aclnn_check::ForEachHarnessItem(chunks, [&](int64_t chunk) {
+    const size_t begin = static_cast<size_t>(chunk) * kChunkBytes;
+    part(begin, std::min(count, begin + kChunkBytes) - begin);
+  });
+}
+
+void Copy(void* dst, const void* src, size_t count) {
+  const auto* from = static_cast<const std::byte*>(src);
+  auto* to = static_cast<std::byte*>(dst);
+  // Overlapping ranges keep memmove's one pass.
+  if (to < from + count && from < to + count)
+    return static_cast<void>(std::memmove(dst, src, count));
+  InChunks(count,
+           [&](size_t begin, size_t bytes) { std::memcpy(to + begin, from + begin, bytes); });
+}
+
 }  // namespace
 
 extern "C" {
@@ -104,7 +133,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemcpy: device range outside every aclrtMalloc allocation");
   }
-  std::memmove(dst, src, count);
+  Copy(dst, src, count);
   return ACL_SUCCESS;
 }
 
@@ -117,7 +146,8 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemset: range outside every aclrtMalloc and aclrtMallocHost allocation");
   }
-  std::memset(devPtr, value, count);
+  auto* bytes = static_cast<std::byte*>(devPtr);
+  InChunks(count, [&](size_t begin, size_t length) { std::memset(bytes + begin, value, length); });
   return ACL_SUCCESS;
 }
 

@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
@@ -49,7 +51,8 @@ TEST(EmulatedRuntime, AclInitCountsRepeatsAndFinalizeEndsThem) {
 TEST(EmulatedRuntime, AclInitNeedsAReadableConfigurationFile) {
   ACL(aclFinalize)();
   EXPECT_EQ(ACL(aclInit)("/nonexistent/acl.json"), ACL_ERROR_INVALID_FILE);
-  EXPECT_NE(std::string(ACL(aclGetRecentErrMsg)()).find("/nonexistent/acl.json"), std::string::npos);
+  EXPECT_NE(std::string(ACL(aclGetRecentErrMsg)()).find("/nonexistent/acl.json"),
+            std::string::npos);
 }
 
 TEST(EmulatedRuntime, SetDeviceMakesTheSharedDefaultContextCurrent) {
@@ -137,8 +140,8 @@ TEST(EmulatedRuntime, AnOperatorRunsWhenItsStreamIsSynchronisedAndNotOnADeadStre
   const int64_t shape[1] = {2};
   aclTensor* tensors[3] = {};
   for (int i = 0; i < 3; ++i) {
-    tensors[i] = ACL(aclCreateTensor)(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1,
-                                      device[i]);
+    tensors[i] =
+        ACL(aclCreateTensor)(shape, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, shape, 1, device[i]);
   }
   const auto prepare = ACL(aclnnHardswishBackwardGetWorkspaceSize);
   const auto execute = ACL(aclnnHardswishBackward);
@@ -187,10 +190,46 @@ TEST(EmulatedRuntime, MemsetFillsBytesInsideOneAllocation) {
   unsigned char host[16] = {};
   ASSERT_EQ(ACL(aclrtMemcpy)(host, 16, device, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   for (int i = 0; i < 12; ++i) EXPECT_EQ(host[i], 0xAB) << i;
-  EXPECT_EQ(ACL(aclrtMemcpy)(host, 16, static_cast<char*>(device) + 1, 16, ACL_MEMCPY_DEVICE_TO_HOST),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      ACL(aclrtMemcpy)(host, 16, static_cast<char*>(device) + 1, 16, ACL_MEMCPY_DEVICE_TO_HOST),
+      ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(ACL(aclrtMemcpy)(host, 16, device, 16, static_cast<aclrtMemcpyKind>(9)),
             ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(ACL(aclrtFree)(device), ACL_SUCCESS);
+}
+
+// Copies and fills of many MiB run in chunks over threads: every byte still lands once, where
+// it belongs, and a copy within one allocation whose ends overlap moves like memmove. One thread
+// (CTest runs each test in its own process, so the provider's pool starts here): chunks then run
+// in order, and a chunked copy of ranges overlapping forward would always lose the bytes at the
+// chunks' boundaries.
+TEST(EmulatedRuntime, LargeCopiesAndFillsWriteEveryByteOnceAndOverlapsMoveLikeMemmove) {
+  setenv("ACLNN_CHECK_THREADS", "1", 1);
+  const size_t size = (size_t{64} << 20) + 12345;  // 16 chunks of 4 MiB and a part
+  std::vector<uint32_t> host(size / 4);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<uint32_t>(i * 2654435761u);
+  void* device = nullptr;
+  ASSERT_EQ(ACL(aclrtMalloc)(&device, size + 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtMemset)(device, size + 64, 0x5A, size + 64), ACL_SUCCESS);
+  const size_t bytes = host.size() * 4;
+  ASSERT_EQ(ACL(aclrtMemcpy)(device, size + 64, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  std::vector<unsigned char> back(size + 64);
+  ASSERT_EQ(
+      ACL(aclrtMemcpy)(back.data(), back.size(), device, back.size(), ACL_MEMCPY_DEVICE_TO_HOST),
+      ACL_SUCCESS);
+  EXPECT_EQ(std::memcmp(back.data(), host.data(), bytes), 0);
+  for (size_t i = bytes; i < back.size(); ++i) ASSERT_EQ(back[i], 0x5A) << i;
+  // Within the allocation, 20 MiB moved forward by 3 bytes: the ranges overlap.
+  auto* base = static_cast<unsigned char*>(device);
+  const size_t moved = size_t{20} << 20;
+  ASSERT_EQ(ACL(aclrtMemcpy)(base + 3, moved, base, moved, ACL_MEMCPY_DEVICE_TO_DEVICE),
+            ACL_SUCCESS);
+  ASSERT_EQ(
+      ACL(aclrtMemcpy)(back.data(), back.size(), device, back.size(), ACL_MEMCPY_DEVICE_TO_HOST),
+      ACL_SUCCESS);
+  const auto* original = reinterpret_cast<const unsigned char*>(host.data());
+  EXPECT_EQ(std::memcmp(back.data() + 3, original, moved), 0);
   EXPECT_EQ(ACL(aclrtFree)(device), ACL_SUCCESS);
 }
 
@@ -214,11 +253,11 @@ TEST(EmulatedRuntime, Float16ConversionRoundsToNearestEven) {
   EXPECT_EQ(to_half(1.0f), 0x3C00);
   EXPECT_EQ(to_half(-2.0f), 0xC000);
   EXPECT_EQ(to_half(65504.0f), 0x7BFF);
-  EXPECT_EQ(to_half(1.0f + 0x1p-11f), 0x3C00);         // a tie goes to the even significand
-  EXPECT_EQ(to_half(1.0f + 3 * 0x1p-11f), 0x3C02);     // and here up to it
-  EXPECT_EQ(to_half(65536.0f), 0x7C00);                // overflow is infinity
+  EXPECT_EQ(to_half(1.0f + 0x1p-11f), 0x3C00);      // a tie goes to the even significand
+  EXPECT_EQ(to_half(1.0f + 3 * 0x1p-11f), 0x3C02);  // and here up to it
+  EXPECT_EQ(to_half(65536.0f), 0x7C00);             // overflow is infinity
   EXPECT_EQ(to_float(0x3C01), 1.0f + 0x1p-10f);
-  EXPECT_EQ(to_float(0x0001), 0x1p-24f);               // smallest subnormal
+  EXPECT_EQ(to_float(0x0001), 0x1p-24f);  // smallest subnormal
 }
 
 }  // namespace
