@@ -31,7 +31,13 @@ GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name,
 
 GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t bytes)
     : name_(std::move(name)), payload_size_(bytes), buffer_(provider, bytes + 2 * kGuardBytes) {
-  buffer_.Upload(std::vector<std::byte>(bytes + 2 * kGuardBytes, kGuardPattern));
+  // The pattern goes up 16 MiB at a time: a whole copy cost host memory of the buffer's size
+  // (LayerNorm's workspace is 32 bytes per element of a row) and one thread to fault it in.
+  const size_t total = bytes + 2 * kGuardBytes;
+  const std::vector<std::byte> pattern(std::min(total, size_t{16} << 20), kGuardPattern);
+  for (size_t at = 0; at < total; at += pattern.size()) {
+    buffer_.UploadAt(at, std::span(pattern).first(std::min(pattern.size(), total - at)));
+  }
 }
 
 std::optional<std::string> GuardedBuffer::GuardViolation() const {
