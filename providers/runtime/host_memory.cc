@@ -1,9 +1,11 @@
 #include "providers/runtime/host_memory.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <iterator>
 #include <map>
+#include <memory_resource>
 #include <mutex>
 
 namespace aclnn_check::provider {
@@ -12,9 +14,19 @@ namespace {
 // CANN aligns every allocation's start to 64 bytes (aclrtMalloc, aclrtMallocHost).
 constexpr size_t kAlignment = 64;
 
+struct Allocation {
+  size_t size;      // as asked for
+  void* allocated;  // what malloc returned, up to kAlignment - 1 bytes before the start
+};
+
+// Nothing small may stay live between two large allocations, or the heap cannot merge them once
+// both are freed (a large point's output then took fresh memory after its inputs' buffers were
+// freed): allocations are aligned by hand instead of with aligned_alloc, whose split-off
+// remainders stay in the thread's cache, and the map's nodes come from a pool of their own.
 struct Registry {
   std::mutex mutex;
-  std::map<const char*, size_t, std::less<>> sizes;  // by start address, for range lookups
+  std::pmr::unsynchronized_pool_resource nodes;
+  std::pmr::map<const char*, Allocation, std::less<>> allocations{&nodes};  // by start address
 };
 
 Registry& RegistryOf(MemoryKind kind) {
@@ -27,21 +39,27 @@ Registry& RegistryOf(MemoryKind kind) {
 
 void* AllocateMemory(MemoryKind kind, size_t size) {
   const size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
-  void* memory = std::aligned_alloc(kAlignment, rounded);
-  if (!memory) return nullptr;
+  void* allocated = std::malloc(rounded + kAlignment - 1);
+  if (!allocated) return nullptr;
+  const uintptr_t address = reinterpret_cast<uintptr_t>(allocated);
+  void* memory = reinterpret_cast<void*>((address + kAlignment - 1) / kAlignment * kAlignment);
   Registry& registry = RegistryOf(kind);
   std::lock_guard lock(registry.mutex);
-  registry.sizes[static_cast<const char*>(memory)] = size;
+  registry.allocations[static_cast<const char*>(memory)] = {size, allocated};
   return memory;
 }
 
 bool ReleaseMemory(MemoryKind kind, void* pointer) {
   Registry& registry = RegistryOf(kind);
+  void* allocated = nullptr;
   {
     std::lock_guard lock(registry.mutex);
-    if (registry.sizes.erase(static_cast<const char*>(pointer)) == 0) return false;
+    const auto found = registry.allocations.find(static_cast<const char*>(pointer));
+    if (found == registry.allocations.end()) return false;
+    allocated = found->second.allocated;
+    registry.allocations.erase(found);
   }
-  std::free(pointer);
+  std::free(allocated);
   return true;
 }
 
@@ -49,9 +67,10 @@ bool InsideMemory(MemoryKind kind, const void* pointer, size_t count) {
   Registry& registry = RegistryOf(kind);
   const char* start = static_cast<const char*>(pointer);
   std::lock_guard lock(registry.mutex);
-  auto after = registry.sizes.upper_bound(start);
-  if (after == registry.sizes.begin()) return false;
-  const auto& [base, size] = *std::prev(after);
+  auto after = registry.allocations.upper_bound(start);
+  if (after == registry.allocations.begin()) return false;
+  const char* base = std::prev(after)->first;
+  const size_t size = std::prev(after)->second.size;
   return start >= base && count <= size && static_cast<size_t>(start - base) <= size - count;
 }
 
