@@ -19,10 +19,11 @@ struct Allocation {
   void* allocated;  // what malloc returned, up to kAlignment - 1 bytes before the start
 };
 
-// Nothing small may stay live between two large allocations, or the heap cannot merge them once
-// both are freed (a large point's output then took fresh memory after its inputs' buffers were
-// freed): allocations are aligned by hand instead of with aligned_alloc, whose split-off
-// remainders stay in the thread's cache, and the map's nodes come from a pool of their own.
+// Nothing small may stay in use between two large allocations, or the heap cannot merge them
+// once both are freed (a large point's decoded output then took fresh memory after its inputs'
+// buffers were freed). With aligned_alloc a 112-byte block sat between each two neighbouring
+// buffers (its split-off remainder, or a small block placed there): allocations are aligned by
+// hand, and the map's nodes come from a pool of their own.
 struct Registry {
   std::mutex mutex;
   std::pmr::unsynchronized_pool_resource nodes;

@@ -377,6 +377,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
       if (workspace) {
         const auto violation = workspace->GuardViolation();
         outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
+        workspace.reset();  // its memory then serves the outputs' downloads and decoded values
       }
       if (executed != 0) result.provider_message = provider.RecentError();
       outcome.Rule("harness.status", executed == 0,
