@@ -99,21 +99,22 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   });
 
   const size_t row_size = static_cast<size_t>(heads * head_dim);
-  ForEachBlock(static_cast<int64_t>(input_grad.value.size()),
-               [&](int64_t, int64_t begin, int64_t end) {
-                 for (size_t at = static_cast<size_t>(begin); at < static_cast<size_t>(end); ++at) {
-                   const int64_t covered = coverage[at / row_size];
-                   if (covered == 0) {
-                     input_grad.rule[at] = kUncovered;
-                   } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
-                     input_grad.rule[at] = kOverflow;
-                   } else if (input_special[at]) {
-                     input_grad.rule[at] = kSpecial;
-                   } else if (covered > 1) {
-                     input_grad.rule[at] = kOverlap;
-                   }
-                 }
-               });
+  // Each element's rule depends on its own values only: blocks in parallel.
+  const auto mark_block = [&](int64_t, int64_t begin, int64_t end) {
+    for (size_t at = static_cast<size_t>(begin); at < static_cast<size_t>(end); ++at) {
+      const int64_t covered = coverage[at / row_size];
+      if (covered == 0) {
+        input_grad.rule[at] = kUncovered;
+      } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
+        input_grad.rule[at] = kOverflow;
+      } else if (input_special[at]) {
+        input_grad.rule[at] = kSpecial;
+      } else if (covered > 1) {
+        input_grad.rule[at] = kOverlap;
+      }
+    }
+  };
+  ForEachBlock(static_cast<int64_t>(input_grad.value.size()), mark_block);
   for (size_t at = 0; at < weight_grad.value.size(); ++at) {
     if (weight_grad.mag[at] >= kFloat32OverflowScale) {
       weight_grad.rule[at] = kOverflow;

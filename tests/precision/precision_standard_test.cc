@@ -156,12 +156,15 @@ TEST(PrecisionStandard, BlockwiseSumsStayWithinTheirBoundAndIgnoreTheThreadCount
   std::vector<double> finite_device = device;
   finite_device[first_wrong] = golden[first_wrong];
   finite_device[second_wrong] = golden[second_wrong];
-  const SingleBenchmark finite_single = JudgeSingleBenchmark(finite_device, golden, DType::kFloat32);
+  const SingleBenchmark finite_single =
+      JudgeSingleBenchmark(finite_device, golden, DType::kFloat32);
   EXPECT_NEAR(finite_single.mere, CompensatedSum(single) / static_cast<double>(n),
               bound * finite_single.mere);
   // One thread and three give the same bits.
-  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.mere), std::bit_cast<uint64_t>(runs[1].device.mere));
-  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.rmse), std::bit_cast<uint64_t>(runs[1].device.rmse));
+  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.mere),
+            std::bit_cast<uint64_t>(runs[1].device.mere));
+  EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].device.rmse),
+            std::bit_cast<uint64_t>(runs[1].device.rmse));
   EXPECT_EQ(std::bit_cast<uint64_t>(runs[0].benchmark.mere),
             std::bit_cast<uint64_t>(runs[1].benchmark.mere));
   EXPECT_EQ(runs[0].specials.first_wrong, runs[1].specials.first_wrong);
