@@ -5,7 +5,6 @@
 #include <functional>
 #include <iterator>
 #include <map>
-#include <memory_resource>
 #include <mutex>
 
 namespace aclnn_check::provider {
@@ -23,11 +22,10 @@ struct Allocation {
 // once both are freed (a large point's decoded output then took fresh memory after its inputs'
 // buffers were freed). With aligned_alloc a 112-byte block sat between each two neighbouring
 // buffers (its split-off remainder, or a small block placed there): allocations are aligned by
-// hand, and the map's nodes come from a pool of their own.
+// hand.
 struct Registry {
   std::mutex mutex;
-  std::pmr::unsynchronized_pool_resource nodes;
-  std::pmr::map<const char*, Allocation, std::less<>> allocations{&nodes};  // by start address
+  std::map<const char*, Allocation, std::less<>> allocations;  // by start address
 };
 
 Registry& RegistryOf(MemoryKind kind) {
