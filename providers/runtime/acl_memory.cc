@@ -1,8 +1,8 @@
 // aclrtMalloc, aclrtMallocHost, aclrtMemcpy, aclrtMemset and their frees over the emulator's
 // memory model (host_memory.h). aclrtMemcpy and aclrtMemset act at once, as CANN documents.
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "acl/acl_rt.h"
@@ -72,14 +72,9 @@ bool DeviceEnds(int kind, bool* dst_device, bool* src_device) {
 // the bytes written.
 constexpr size_t kChunkBytes = size_t{4} << 20;
 
-template <class Part>
-void InChunks(size_t count, const Part& part) {
+void InChunks(size_t count, const std::function<void(uint64_t, uint64_t)>& part) {
   if (count < 4 * kChunkBytes) return part(0, count);
-  const int64_t chunks = static_cast<int64_t>((count + kChunkBytes - 1) / kChunkBytes);
-  aclnn_check::ForEachHarnessItem(chunks, [&](int64_t chunk) {
-    const size_t begin = static_cast<size_t>(chunk) * kChunkBytes;
-    part(begin, std::min(count, begin + kChunkBytes) - begin);
-  });
+  aclnn_check::ForEachChunk(count, kChunkBytes, part);
 }
 
 void Copy(void* dst, const void* src, size_t count) {

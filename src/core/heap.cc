@@ -4,7 +4,6 @@
 #include <malloc.h>
 #endif
 
-#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -42,10 +41,8 @@ void WarmHeap(uint64_t bytes) {
   if (bytes <= warmed) return;
   void* block = std::malloc(bytes);
   if (!block) return;  // the point itself will report what it cannot allocate
-  const int64_t chunks = static_cast<int64_t>((bytes + kWarmChunk - 1) / kWarmChunk);
-  ForEachHarnessItem(chunks, [&](int64_t chunk) {
-    const uint64_t begin = static_cast<uint64_t>(chunk) * kWarmChunk;
-    std::memset(static_cast<char*>(block) + begin, 0, std::min(kWarmChunk, bytes - begin));
+  ForEachChunk(bytes, kWarmChunk, [&](uint64_t begin, uint64_t length) {
+    std::memset(static_cast<char*>(block) + begin, 0, length);
   });
   std::free(block);
   warmed = bytes;

@@ -82,4 +82,12 @@ void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, i
   });
 }
 
+void ForEachChunk(uint64_t bytes, uint64_t chunk,
+                  const std::function<void(uint64_t, uint64_t)>& part) {
+  ForEachHarnessItem(static_cast<int64_t>((bytes + chunk - 1) / chunk), [&](int64_t item) {
+    const uint64_t begin = static_cast<uint64_t>(item) * chunk;
+    part(begin, std::min(chunk, bytes - begin));
+  });
+}
+
 }  // namespace aclnn_check

@@ -14,7 +14,9 @@ namespace aclnn_check {
 // element output still gives every thread hundreds of blocks.
 constexpr int64_t kHarnessBlock = int64_t{1} << 16;
 
-inline int64_t BlockCount(int64_t elements) { return (elements + kHarnessBlock - 1) / kHarnessBlock; }
+inline int64_t BlockCount(int64_t elements) {
+  return (elements + kHarnessBlock - 1) / kHarnessBlock;
+}
 
 // Calls body(block, begin, end) once for each block of [0, elements), in parallel.
 void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, int64_t)>& body);
@@ -22,6 +24,12 @@ void ForEachBlock(int64_t elements, const std::function<void(int64_t, int64_t, i
 // Calls body(item) once for each item of [0, items), in parallel: for work whose natural unit is
 // not an element (a reference's rows or heads). Each item must write only its own outputs.
 void ForEachHarnessItem(int64_t items, const std::function<void(int64_t)>& body);
+
+// Calls part(begin, length) once for each chunk of `chunk` bytes of [0, bytes), in parallel: the
+// first touch of a large buffer faults its pages in, which two threads do at about twice one's
+// rate on the project's machines.
+void ForEachChunk(uint64_t bytes, uint64_t chunk,
+                  const std::function<void(uint64_t, uint64_t)>& part);
 
 // ACLNN_CHECK_THREADS when it holds a positive integer, else every hardware thread.
 size_t HarnessThreadCountFromEnvironment();
