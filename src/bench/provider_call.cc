@@ -18,10 +18,13 @@ RepeatableCall::RepeatableCall(const TestPoint& point, const PreparedPoint& prep
       continue;
     }
     const HostTensor& host = *prepared.tensors[slot];
-    buffers_.emplace_back(provider, host.bytes().size());
-    buffers_.back().Upload(host.bytes());
-    const int64_t storage =
-        static_cast<int64_t>(host.bytes().size() / DTypeSize(host.view().dtype));
+    buffers_.emplace_back(provider, host.byte_size());
+    if (host.held()) {
+      buffers_.back().Upload(host.bytes());
+    } else {
+      buffers_.back().FillAt(0, host.byte_size(), host.fill_byte());
+    }
+    const int64_t storage = static_cast<int64_t>(host.byte_size() / DTypeSize(host.view().dtype));
     tensors_.push_back(session.CreateTensor(host.view(), buffers_.back().data(), storage));
     call_.tensors.push_back(tensors_.back().get());
   }

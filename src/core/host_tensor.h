@@ -18,10 +18,17 @@ class HostTensor {
   // A contiguous tensor holding values (logical order), each rounded once to dtype.
   static HostTensor FromValues(DType dtype, Dims shape, std::span<const double> values,
                                Layout layout = {});
+  // A tensor whose every byte is fill_byte, described but not held: an output's initial state is
+  // uploaded and compared as a pattern, so a large point does not keep a host copy of it.
+  // view().data is null and bytes() is empty; byte_size() is what the buffer would hold.
+  static HostTensor Filled(DType dtype, Dims shape, Layout layout, std::byte fill_byte);
 
   const TensorView& view() const { return view_; }
   std::span<std::byte> bytes() { return storage_; }
   std::span<const std::byte> bytes() const { return storage_; }
+  bool held() const { return held_; }
+  size_t byte_size() const { return byte_size_; }
+  std::byte fill_byte() const { return fill_byte_; }  // the initial byte everywhere
   void Assign(std::span<const double> values) { WriteFromDouble(view_, values); }
   std::vector<double> Values() const { return ReadAsDouble(view_); }
 
@@ -34,8 +41,13 @@ class HostTensor {
   static constexpr size_t kMinBufferBytes = 64;
 
  private:
+  HostTensor() = default;
+
   std::vector<std::byte> storage_;
   TensorView view_;
+  size_t byte_size_ = 0;
+  std::byte fill_byte_{0};
+  bool held_ = true;
 };
 
 }  // namespace aclnn_check

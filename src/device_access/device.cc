@@ -1,5 +1,6 @@
 #include "device_access/device.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <utility>
@@ -58,6 +59,16 @@ void DeviceBuffer::UploadAt(size_t offset, std::span<const std::byte> host) {
            provider_->api().memcpy(static_cast<std::byte*>(data_) + offset, size_ - offset, host.data(),
                                    host.size(), ACL_MEMCPY_HOST_TO_DEVICE),
            "aclrtMemcpy host to device");
+}
+
+void DeviceBuffer::FillAt(size_t offset, size_t length, std::byte value) {
+  if (offset > size_ || length > size_ - offset) {
+    throw std::out_of_range("DeviceBuffer::FillAt past the end of the buffer");
+  }
+  const std::vector<std::byte> pattern(std::min(length, size_t{16} << 20), value);
+  for (size_t done = 0; done < length; done += pattern.size()) {
+    UploadAt(offset + done, std::span(pattern).first(std::min(pattern.size(), length - done)));
+  }
 }
 
 void DeviceBuffer::DownloadInto(size_t offset, std::span<std::byte> host) const {

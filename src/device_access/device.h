@@ -28,6 +28,9 @@ class DeviceBuffer {
   // The same for a part of the buffer, from byte offset on: no staging copy of the whole buffer.
   void UploadAt(size_t offset, std::span<const std::byte> host);
   void DownloadInto(size_t offset, std::span<std::byte> host) const;
+  // Sets `length` bytes from byte offset on to `value`, uploaded 16 MiB at a time: a pattern
+  // costs no host copy of its size.
+  void FillAt(size_t offset, size_t length, std::byte value);
 
  private:
   const Provider* provider_ = nullptr;

@@ -1,6 +1,7 @@
 #include "runner/execute.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -34,26 +35,29 @@ std::string StatusList(const std::vector<int>& statuses) {
   return text;
 }
 
-// First byte offset in [from, to) where the buffers differ, or -1: memcmp over chunks, then the
-// byte within the chunk that differs.
-int64_t FirstChangeIn(std::span<const std::byte> before, std::span<const std::byte> after,
-                      size_t from, size_t to) {
-  to = std::min({to, before.size(), after.size()});
+// First byte offset in [from, to) where `after` differs from the output's initial bytes (its
+// host copy, or its fill when the host holds none), or -1: memcmp over chunks, then the byte
+// within the chunk that differs.
+int64_t FirstChangeIn(const HostTensor& before, std::span<const std::byte> after, size_t from, size_t to) {
+  to = std::min({to, before.byte_size(), after.size()});
   constexpr size_t kChunk = 4096;
+  std::array<std::byte, kChunk> fill;
+  fill.fill(before.fill_byte());
   for (size_t chunk = from; chunk < to; chunk += kChunk) {
     const size_t length = std::min(kChunk, to - chunk);
-    if (std::memcmp(before.data() + chunk, after.data() + chunk, length) == 0) continue;
-    for (size_t i = chunk; i < chunk + length; ++i) {
-      if (before[i] != after[i]) return static_cast<int64_t>(i);
+    const std::byte* expected = before.held() ? before.bytes().data() + chunk : fill.data();
+    if (std::memcmp(expected, after.data() + chunk, length) == 0) continue;
+    for (size_t i = 0; i < length; ++i) {
+      if (expected[i] != after[chunk + i]) return static_cast<int64_t>(chunk + i);
     }
   }
   return -1;
 }
 
-// First byte offset outside the view's storage where the buffers differ, or -1. The view's
+// First byte offset outside the view's storage where the buffer changed, or -1. The view's
 // storage is a list of index intervals, so the bytes between them are compared as whole ranges.
-int64_t FirstChangeOutside(const TensorView& view, std::span<const std::byte> before,
-                           std::span<const std::byte> after) {
+int64_t FirstChangeOutside(const HostTensor& before, std::span<const std::byte> after) {
+  const TensorView& view = before.view();
   const size_t size = DTypeSize(view.dtype);
   size_t from = 0;
   for (const StorageInterval& inside : StorageIntervals(view)) {
@@ -61,7 +65,7 @@ int64_t FirstChangeOutside(const TensorView& view, std::span<const std::byte> be
     if (changed >= 0) return changed;
     from = static_cast<size_t>(inside.end) * size;
   }
-  return FirstChangeIn(before, after, from, std::max(before.size(), after.size()));
+  return FirstChangeIn(before, after, from, std::max(before.byte_size(), after.size()));
 }
 
 class Outcome {
@@ -158,9 +162,10 @@ ExpectationLookup ExpectationsOf(const Profiles& profiles) {
 
 namespace {
 
-// A point's footprint in two parts. Before the call, on the host: each tensor's host copy (inputs
-// are generated straight into it) and the reference's value, mag and rule per output element (18
-// bytes; alt is sparse; references read their inputs a block or run at a time). From the call
+// A point's footprint in two parts. Before the call, on the host: each input's host copy (inputs
+// are generated straight into it; an output's is only its fill) and the reference's value, mag
+// and rule per output element (18 bytes; alt is sparse; references read their inputs a block or
+// run at a time). From the call
 // on: each tensor's device buffer, and per output its downloaded copy and decoded values (8 bytes
 // per element). Inputs are compared with their device copy chunk by chunk.
 struct Footprint {
@@ -178,7 +183,7 @@ Footprint FootprintOf(const TestPoint& point) {
     const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
     const uint64_t elements = static_cast<uint64_t>(view.numel());
     const bool output = point.op().tensors()[slot].role == SlotRole::kOutput;
-    footprint.before_call += storage + (output ? 18 : 0) * elements;
+    footprint.before_call += output ? 18 * elements : storage;
     footprint.from_call += storage + (output ? storage + 8 * elements : 0);
     footprint.device += storage;
   }
@@ -210,9 +215,13 @@ PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
     if (!plan) continue;
     const TensorSlot& def = op.tensors()[slot];
     const bool input = def.role == SlotRole::kInput;
-    prepared.tensors[slot].emplace(plan->dtype, plan->shape, point.layout,
-                                   input ? kInputGapFill : kOutputSentinel);
-    if (!input || !IsFloating(plan->dtype)) continue;
+    if (!input) {
+      // Only the device holds the output's bytes; the host knows them as the sentinel.
+      prepared.tensors[slot] = HostTensor::Filled(plan->dtype, plan->shape, point.layout, kOutputSentinel);
+      continue;
+    }
+    prepared.tensors[slot].emplace(plan->dtype, plan->shape, point.layout, kInputGapFill);
+    if (!IsFloating(plan->dtype)) continue;
     const std::string name(def.name);
     const InputSpec& spec = c.inputs.at(name);
     const CounterRandom random(c.seed, point.id, name);
@@ -318,8 +327,8 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         continue;
       }
       const HostTensor& host = *prepared.tensors[slot];
-      buffers[slot].emplace(provider, std::string(op.tensors()[slot].name), host.bytes());
-      const int64_t storage = static_cast<int64_t>(host.bytes().size() / DTypeSize(host.view().dtype));
+      buffers[slot].emplace(provider, std::string(op.tensors()[slot].name), host);
+      const int64_t storage = static_cast<int64_t>(host.byte_size() / DTypeSize(host.view().dtype));
       tensors.push_back(session.CreateTensor(host.view(), buffers[slot]->payload(), storage));
       abi.tensors.push_back(tensors.back().get());
     }
@@ -358,7 +367,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         if (const auto violation = buffers[slot]->GuardViolation()) {
           outcome.Rule("harness.guard_bytes", false, *violation);
         }
-        const int64_t changed = buffers[slot]->FirstDifference(prepared.tensors[slot]->bytes());
+        const int64_t changed = buffers[slot]->FirstDifference(*prepared.tensors[slot]);
         outcome.Rule("harness.reject_writes_nothing", changed < 0,
                      std::string(op.tensors()[slot].name) + " changed at byte " +
                          std::to_string(changed) + " by a rejected call");
@@ -397,7 +406,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         if (!expected || !expected->computed) {
           // Compared chunk by chunk against the host copy, and the device buffer freed at once:
           // a large point's inputs then cost no downloaded copy, and later buffers reuse memory.
-          const int64_t changed = buffers[slot]->FirstDifference(host.bytes());
+          const int64_t changed = buffers[slot]->FirstDifference(host);
           buffers[slot].reset();
           if (!expected) {
             outcome.Rule("harness.inputs_unchanged", changed < 0,
@@ -414,7 +423,7 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         }
         std::vector<std::byte> after = buffers[slot]->Download().payload;
         buffers[slot].reset();
-        const int64_t outside = FirstChangeOutside(host.view(), host.bytes(), after);
+        const int64_t outside = FirstChangeOutside(host, after);
         outcome.Rule("harness.writes_inside_view", outside < 0,
                      std::string(def.name) + " written outside its view at byte " +
                          std::to_string(outside));

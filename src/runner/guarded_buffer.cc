@@ -23,21 +23,35 @@ GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name,
       payload_size_(payload.size()),
       buffer_(provider, payload.size() + 2 * kGuardBytes) {
   // Three copies in place: a framed staging copy of a large payload cost a second pass over it.
-  const Guard guard = GuardFill();
-  buffer_.UploadAt(0, guard);
+  UploadGuards();
   buffer_.UploadAt(kGuardBytes, payload);
-  buffer_.UploadAt(kGuardBytes + payload.size(), guard);
 }
 
-GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t bytes)
+GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, size_t bytes,
+                             std::byte fill)
     : name_(std::move(name)), payload_size_(bytes), buffer_(provider, bytes + 2 * kGuardBytes) {
-  // The pattern goes up 16 MiB at a time: a whole copy cost host memory of the buffer's size
+  // The pattern goes up in chunks: a whole copy cost host memory of the buffer's size
   // (LayerNorm's workspace is 32 bytes per element of a row) and one thread to fault it in.
-  const size_t total = bytes + 2 * kGuardBytes;
-  const std::vector<std::byte> pattern(std::min(total, size_t{16} << 20), kGuardPattern);
-  for (size_t at = 0; at < total; at += pattern.size()) {
-    buffer_.UploadAt(at, std::span(pattern).first(std::min(pattern.size(), total - at)));
+  UploadGuards();
+  buffer_.FillAt(kGuardBytes, bytes, fill);
+}
+
+GuardedBuffer::GuardedBuffer(const Provider& provider, std::string name, const HostTensor& initial)
+    : name_(std::move(name)),
+      payload_size_(initial.byte_size()),
+      buffer_(provider, initial.byte_size() + 2 * kGuardBytes) {
+  UploadGuards();
+  if (initial.held()) {
+    buffer_.UploadAt(kGuardBytes, initial.bytes());
+  } else {
+    buffer_.FillAt(kGuardBytes, payload_size_, initial.fill_byte());
   }
+}
+
+void GuardedBuffer::UploadGuards() {
+  const Guard guard = GuardFill();
+  buffer_.UploadAt(0, guard);
+  buffer_.UploadAt(kGuardBytes + payload_size_, guard);
 }
 
 std::optional<std::string> GuardedBuffer::GuardViolation() const {
@@ -75,20 +89,37 @@ GuardedBuffer::Contents GuardedBuffer::Download() const {
   return contents;
 }
 
-int64_t GuardedBuffer::FirstDifference(std::span<const std::byte> expected) const {
+template <typename ExpectedChunk>
+int64_t GuardedBuffer::FirstDifferenceOver(size_t compared, ExpectedChunk expected_chunk) const {
   constexpr size_t kChunk = size_t{1} << 20;
-  const size_t compared = std::min(expected.size(), payload_size_);
+  compared = std::min(compared, payload_size_);
   std::vector<std::byte> chunk(std::min(kChunk, compared));
   for (size_t from = 0; from < compared; from += kChunk) {
     const size_t length = std::min(kChunk, compared - from);
     const std::span<std::byte> part(chunk.data(), length);
     buffer_.DownloadInto(kGuardBytes + from, part);
-    if (std::memcmp(part.data(), expected.data() + from, length) == 0) continue;
+    const std::span<const std::byte> expected = expected_chunk(from, length);
+    if (std::memcmp(part.data(), expected.data(), length) == 0) continue;
     for (size_t i = 0; i < length; ++i) {
-      if (part[i] != expected[from + i]) return static_cast<int64_t>(from + i);
+      if (part[i] != expected[i]) return static_cast<int64_t>(from + i);
     }
   }
   return -1;
+}
+
+int64_t GuardedBuffer::FirstDifference(std::span<const std::byte> expected) const {
+  return FirstDifferenceOver(expected.size(), [&](size_t from, size_t length) {
+    return expected.subspan(from, length);
+  });
+}
+
+int64_t GuardedBuffer::FirstDifference(const HostTensor& expected) const {
+  if (expected.held()) return FirstDifference(expected.bytes());
+  const std::vector<std::byte> fill(std::min(expected.byte_size(), size_t{1} << 20),
+                                    expected.fill_byte());
+  return FirstDifferenceOver(expected.byte_size(), [&](size_t, size_t length) {
+    return std::span<const std::byte>(fill).first(length);
+  });
 }
 
 }  // namespace aclnn_check

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_tensor.h"
 #include "device_access/device.h"
 
 namespace aclnn_check {
@@ -21,8 +22,12 @@ class GuardedBuffer {
 
   // Uploads [guard][payload][guard].
   GuardedBuffer(const Provider& provider, std::string name, std::span<const std::byte> payload);
-  // A payload of `bytes` bytes holding the guard pattern (scratch such as the workspace).
-  GuardedBuffer(const Provider& provider, std::string name, size_t bytes);
+  // A payload of `bytes` bytes each holding `fill` (by default the guard pattern: scratch such as
+  // the workspace).
+  GuardedBuffer(const Provider& provider, std::string name, size_t bytes,
+                std::byte fill = kGuardPattern);
+  // The host tensor's bytes, or its fill when it holds none (HostTensor::Filled).
+  GuardedBuffer(const Provider& provider, std::string name, const HostTensor& initial);
 
   void* payload() const { return static_cast<std::byte*>(buffer_.data()) + kGuardBytes; }
   size_t payload_size() const { return payload_size_; }
@@ -38,8 +43,14 @@ class GuardedBuffer {
   // The first byte offset where the payload differs from expected, or -1, downloaded in chunks
   // into one small buffer: an input's check then costs no copy of its size.
   int64_t FirstDifference(std::span<const std::byte> expected) const;
+  // The same against the host tensor's bytes, or against its fill when it holds none.
+  int64_t FirstDifference(const HostTensor& expected) const;
 
  private:
+  void UploadGuards();
+  template <typename ExpectedChunk>
+  int64_t FirstDifferenceOver(size_t compared, ExpectedChunk expected_chunk) const;
+
   std::string name_;
   size_t payload_size_;
   DeviceBuffer buffer_;

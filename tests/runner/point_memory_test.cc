@@ -48,7 +48,7 @@ long PeakOfRun(const TempDir& dir, const std::string& name, const std::string& s
   return usage.ru_maxrss * 1024;
 }
 
-TEST(PointMemory, AFloat32ElementwisePointPeaksBelow44BytesPerElement) {
+TEST(PointMemory, AFloat32ElementwisePointPeaksAtMost40BytesPerElement) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "a sanitizer's allocator does not keep freed memory in the heap";
 #elif defined(__has_feature)
@@ -62,9 +62,11 @@ TEST(PointMemory, AFloat32ElementwisePointPeaksBelow44BytesPerElement) {
   ASSERT_GT(small, 0) << "aclnn-check failed on the small point";
   ASSERT_GT(large, 0) << "aclnn-check failed on the large point";
   const double per_element = static_cast<double>(large - small) / (2048.0 * 4096.0);
-  // Host copies 12, reference 18, device buffers 12 while the call runs; afterwards the output's
-  // download (4) and decoded values (8) in the freed buffers' place.
-  EXPECT_LT(per_element, 44) << "peak " << large << " bytes, " << small << " for a tiny point";
+  // The inputs' host copies 8, reference 18, device buffers 12 while the call runs (the output's
+  // host side is only its fill); afterwards the output's download (4) and decoded values (8) in
+  // the freed buffers' place. The target is 40; this measures 40.0 here, and 42.1 with a
+  // host copy of the output.
+  EXPECT_LE(per_element, 41) << "peak " << large << " bytes, " << small << " for a tiny point";
 }
 
 }  // namespace
