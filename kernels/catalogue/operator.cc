@@ -27,6 +27,7 @@ void RequireFields(const OperatorDef& def, const std::string& folder) {
       {!def.tensors.empty(), "tensors"},
       {def.validate != nullptr, "validate"},
       {def.reference != nullptr, "reference"},
+      {def.call_rules != nullptr, "call_rules"},
       {def.invoke_get_workspace_size != nullptr, "invoke_get_workspace_size"},
       {def.plan != nullptr, "plan"},
   };
@@ -48,6 +49,12 @@ std::string SnakeCase(std::string_view name) {
 }
 
 }  // namespace
+
+ReferenceResult Operator::Reference(const OpArgs& args) const {
+  ReferenceResult result = def_->reference(*this, args);
+  result.call_rules = CallRules(args);
+  return result;
+}
 
 void ReferenceOutput::Resize(size_t n) {
   computed = true;

@@ -118,8 +118,13 @@ struct OperatorDef {
   // dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
   // that come before them give 161001 on every product, listed or not (SPEC 3).
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
-  // The float64 reference; reads the inputs through their views.
+  // The float64 reference; reads the inputs through their views. Operator::Reference adds the
+  // call rules.
   ReferenceResult (*reference)(const Operator& op, const OpArgs& args);
+  // The "call" rules a valid call exercises, from its shapes and host parameters alone: known
+  // before the call (the statuses they accept), so the runner computes the reference after it,
+  // once the device buffers are freed.
+  std::vector<RuleTag> (*call_rules)(const Operator& op, const OpArgs& args);
   // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
   aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
   // Case files (SPEC 6): the call of one test point from its axis values (an object holding
@@ -207,7 +212,8 @@ class Operator {
   // The outcome on a SoC outside SPEC 3: the null checks' 161001, otherwise nullopt (the caller
   // rejects the call with 161002 for the unknown SoC).
   std::optional<CheckOutcome> NullCheckFailure(const OpArgs& args) const;
-  ReferenceResult Reference(const OpArgs& args) const { return def_->reference(*this, args); }
+  ReferenceResult Reference(const OpArgs& args) const;
+  std::vector<RuleTag> CallRules(const OpArgs& args) const { return def_->call_rules(*this, args); }
 
  private:
   const OperatorDef* def_;

@@ -28,6 +28,7 @@ extern const OperatorDef kOperator_hardswish_backward{
     .tensors = hardswish_backward::kTensors,
     .validate = hardswish_backward::Validate,
     .reference = hardswish_backward::Reference,
+    .call_rules = hardswish_backward::CallRules,
     .invoke_get_workspace_size = hardswish_backward::Invoke,
     .plan = hardswish_backward::Plan,
 };

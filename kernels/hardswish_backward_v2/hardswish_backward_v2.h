@@ -9,6 +9,9 @@ enum Slot : size_t { kGradOutput, kSelf, kOut };
 
 CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
 ReferenceResult Reference(const Operator& op, const OpArgs& args);
+// The "call" rules the call exercises: from its shapes and host parameters, never tensor data,
+// so they are known before the call (operator.h).
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
 // The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.

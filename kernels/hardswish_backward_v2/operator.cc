@@ -28,6 +28,7 @@ extern const OperatorDef kOperator_hardswish_backward_v2{
     .tensors = hardswish_backward_v2::kTensors,
     .validate = hardswish_backward_v2::Validate,
     .reference = hardswish_backward_v2::Reference,
+    .call_rules = hardswish_backward_v2::CallRules,
     .invoke_get_workspace_size = hardswish_backward_v2::Invoke,
     .plan = hardswish_backward_v2::Plan,
 };

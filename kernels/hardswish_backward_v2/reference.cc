@@ -7,6 +7,12 @@
 
 namespace aclnn_check::hardswish_backward_v2 {
 
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args) {
+  static const RuleTag kEmpty = op.Tag("hardswish_v2.empty");
+  if (args.tensor(kSelf)->numel() == 0) return {kEmpty};
+  return {};
+}
+
 ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   static const RuleTag kAtMinus3 = op.Tag("hardswish_v2.at_minus3");
   static const RuleTag kAtPlus3 = op.Tag("hardswish_v2.at_plus3");
@@ -21,7 +27,6 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   result.outputs.resize(args.tensors.size());
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(static_cast<size_t>(numel));
-  if (numel == 0) result.call_rules.push_back(op.Tag("hardswish_v2.empty"));
   ForEachBlockOfTwo(grad_view, x_view, [&](int64_t begin, int64_t end, auto grads, auto xs) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
       const double g = grads[i - static_cast<size_t>(begin)];

@@ -96,6 +96,7 @@ extern const OperatorDef kOperator_layer_norm_backward{
     .params = layer_norm_backward::kParams,
     .validate = layer_norm_backward::Validate,
     .reference = layer_norm_backward::Reference,
+    .call_rules = layer_norm_backward::CallRules,
     .invoke_get_workspace_size = layer_norm_backward::Invoke,
     .plan = layer_norm_backward::Plan,
     .derive_inputs = layer_norm_backward::DeriveInputs,

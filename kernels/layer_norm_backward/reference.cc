@@ -16,12 +16,22 @@ bool Finite(double v) { return std::isfinite(v); }
 
 }  // namespace
 
-ReferenceResult Reference(const Operator& op, const OpArgs& args) {
-  static const RuleTag kNonfiniteRow = op.Tag("layernorm.nonfinite_row");
-  static const RuleTag kNonfiniteColumn = op.Tag("layernorm.nonfinite_column");
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args) {
   static const RuleTag kMaskUntouched = op.Tag("layernorm.mask_untouched");
   static const RuleTag kEmptyRows = op.Tag("layernorm.empty_rows");
   static const RuleTag kEmptyNormalized = op.Tag("layernorm.empty_normalized");
+  const std::optional<RowShape> shape = RowsOf(args);
+  if (!shape) return {};  // not a valid call
+  std::vector<RuleTag> rules;
+  if (!MaskOn(args, 0) || !MaskOn(args, 1) || !MaskOn(args, 2)) rules.push_back(kMaskUntouched);
+  if (shape->rows == 0) rules.push_back(kEmptyRows);
+  if (shape->row_size == 0) rules.push_back(kEmptyNormalized);
+  return rules;
+}
+
+ReferenceResult Reference(const Operator& op, const OpArgs& args) {
+  static const RuleTag kNonfiniteRow = op.Tag("layernorm.nonfinite_row");
+  static const RuleTag kNonfiniteColumn = op.Tag("layernorm.nonfinite_column");
 
   ReferenceResult result;
   result.outputs.resize(args.tensors.size());
@@ -30,9 +40,6 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   const int64_t rows = shape->rows;
   const int64_t m = shape->row_size;
   const bool mask[3] = {MaskOn(args, 0), MaskOn(args, 1), MaskOn(args, 2)};
-  if (!mask[0] || !mask[1] || !mask[2]) result.call_rules.push_back(kMaskUntouched);
-  if (rows == 0) result.call_rules.push_back(kEmptyRows);
-  if (m == 0) result.call_rules.push_back(kEmptyNormalized);
 
   // gradOut and x are read a run at a time (as whole tensors of doubles they were 16 bytes per
   // element of x); mean, rstd and weight are one value per row or column.

@@ -33,6 +33,7 @@ extern const OperatorDef kOperator_logit_grad{
     .params = logit_grad::kParams,
     .validate = logit_grad::Validate,
     .reference = logit_grad::Reference,
+    .call_rules = logit_grad::CallRules,
     .invoke_get_workspace_size = logit_grad::Invoke,
     .plan = logit_grad::Plan,
 };

@@ -105,6 +105,12 @@ Element Decide(double x, double dy, double eps, const Bounds& bounds, const Tags
 
 }  // namespace
 
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args) {
+  static const RuleTag kEmpty = op.Tag("logit.empty");
+  if (args.tensor(kX)->numel() == 0) return {kEmpty};
+  return {};
+}
+
 ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   static const Tags kTags{
       op.Tag("logit.eps_nan"),      op.Tag("logit.eps_inf"),   op.Tag("logit.eps_gt1"),
@@ -121,7 +127,6 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   result.outputs.resize(args.tensors.size());
   ReferenceOutput& out = result.outputs[kOut];
   out.Resize(static_cast<size_t>(numel));
-  if (numel == 0) result.call_rules.push_back(op.Tag("logit.empty"));
   ForEachBlockOfTwo(x_view, dy_view, [&](int64_t begin, int64_t end, auto x, auto dy) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
       const size_t at = i - static_cast<size_t>(begin);

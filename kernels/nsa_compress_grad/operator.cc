@@ -51,6 +51,7 @@ extern const OperatorDef kOperator_nsa_compress_grad{
     .params = nsa_compress_grad::kParams,
     .validate = nsa_compress_grad::Validate,
     .reference = nsa_compress_grad::Reference,
+    .call_rules = nsa_compress_grad::CallRules,
     .invoke_get_workspace_size = nsa_compress_grad::Invoke,
     .plan = nsa_compress_grad::Plan,
 };

@@ -15,6 +15,26 @@ constexpr double kFloat32OverflowScale = 0x1p127;
 
 }  // namespace
 
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args) {
+  static const RuleTag kNullActSeqLen = op.Tag("nsa.null_act_seq_len");
+  static const RuleTag kLeadingZero = op.Tag("nsa.leading_zero");
+  static const RuleTag kShortSequence = op.Tag("nsa.short_sequence");
+  const std::vector<int64_t>* ends = args.param<std::vector<int64_t>>(kActSeqLen);
+  std::vector<RuleTag> rules;
+  if (!ends) rules.push_back(kNullActSeqLen);
+  if (ends && !ends->empty() && ends->front() == 0) rules.push_back(kLeadingZero);
+  const int64_t tokens = args.tensor(kInput)->shape[0];
+  const std::vector<Sequence> sequences =
+      Sequences(ends, tokens, IntParam(args, kBlockSize), IntParam(args, kStride));
+  for (size_t b = 0; b < sequences.size(); ++b) {
+    if (sequences[b].windows == 0 && !(b == 0 && sequences[b].length == 0)) {
+      rules.push_back(kShortSequence);
+      break;
+    }
+  }
+  return rules;
+}
+
 ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   static const RuleTag kUncovered = op.Tag("nsa.uncovered");
   static const RuleTag kOverlap = op.Tag("nsa.overlap");
@@ -41,17 +61,6 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ReferenceOutput& weight_grad = result.outputs[kWeightGrad];
   input_grad.Resize(static_cast<size_t>(tokens * heads * head_dim));
   weight_grad.Resize(static_cast<size_t>(block_size * heads));
-
-  if (!ends) result.call_rules.push_back(op.Tag("nsa.null_act_seq_len"));
-  if (ends && !ends->empty() && ends->front() == 0) {
-    result.call_rules.push_back(op.Tag("nsa.leading_zero"));
-  }
-  for (size_t b = 0; b < sequences.size(); ++b) {
-    if (sequences[b].windows == 0 && !(b == 0 && sequences[b].length == 0)) {
-      result.call_rules.push_back(op.Tag("nsa.short_sequence"));
-      break;
-    }
-  }
 
   // Terms of every output element: value = sum of the terms (IEEE double), mag = sum of the
   // finite terms' magnitudes, special = some term is inf or NaN.

@@ -34,6 +34,7 @@ extern const OperatorDef kOperator_swi_glu_grad{
     .params = swi_glu_grad::kParams,
     .validate = swi_glu_grad::Validate,
     .reference = swi_glu_grad::Reference,
+    .call_rules = swi_glu_grad::CallRules,
     .invoke_get_workspace_size = swi_glu_grad::Invoke,
     .plan = swi_glu_grad::Plan,
 };

@@ -25,11 +25,16 @@ bool AnyNonContiguous(const OpArgs& args) {
 
 }  // namespace
 
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args) {
+  static const RuleTag kNonContiguous = op.Tag("swiglu.non_contiguous");
+  if (AnyNonContiguous(args)) return {kNonContiguous};
+  return {};
+}
+
 ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   static const RuleTag kAInf = op.Tag("swiglu.a_inf");
   static const RuleTag kSigmoidUnderflow = op.Tag("swiglu.sigmoid_underflow");
   static const RuleTag kInfTimesSmallFactor = op.Tag("swiglu.inf_times_small_factor");
-  static const RuleTag kNonContiguous = op.Tag("swiglu.non_contiguous");
   const double tiny = SmallestNormal(DType::kFloat32);
   // How close to 0 a factor may be and still be rounded to 0 (or across it) by a float32 kernel.
   const double bound = op.Tolerance("out").c * UnitRoundoff(DType::kFloat32);
@@ -39,7 +44,6 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
 
   ReferenceResult result;
   result.outputs.resize(args.tensors.size());
-  if (AnyNonContiguous(args)) result.call_rules.push_back(kNonContiguous);
   // The reference serves calls that Validate accepted; anything else computes nothing rather
   // than read outside a tensor.
   if (!args.tensor(kYGrad) || !args.tensor(kX) || !args.tensor(kOut) ||

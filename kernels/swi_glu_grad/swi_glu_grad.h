@@ -29,6 +29,9 @@ int64_t DimParam(const OpArgs& args);
 
 CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
 ReferenceResult Reference(const Operator& op, const OpArgs& args);
+// The "call" rules the call exercises: from its shapes and host parameters, never tensor data,
+// so they are known before the call (operator.h).
+std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args);
 uint64_t WorkspaceBytes(const OpArgs& args);
 void Compute(const OpArgs& args, void* workspace);
 // The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
