@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/parallel_blocks.h"
+
 namespace aclnn_check {
 namespace {
 
@@ -19,15 +21,29 @@ bool IsClose(double device, double golden, const CannCloseTolerance& t) {
 bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& output,
                         std::span<const double> device, std::span<const double> reference,
                         DType out, CannOutputVerdict* verdict) {
+  return JudgeCannTolerance(tolerance, output, BlockValues(device), reference, out, verdict);
+}
+
+bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& output,
+                        const BlockValues& device, std::span<const double> reference, DType out,
+                        CannOutputVerdict* verdict) {
   CannOutputVerdict v;
   v.output = output;
-  v.elements = static_cast<int64_t>(std::min(device.size(), reference.size()));
+  v.elements = std::min(device.size(), static_cast<int64_t>(reference.size()));
+  constexpr int64_t kBlock = int64_t{1} << 16;
+  std::vector<double> scratch;
   if (tolerance.standard == "ttk_close") {
     const auto it = tolerance.close.find(output);
     if (it == tolerance.close.end()) return false;
     v.close = it->second;
-    for (int64_t i = 0; i < v.elements; ++i) {
-      if (!IsClose(device[i], RoundTo(reference[i], out), v.close)) ++v.mismatches;
+    for (int64_t begin = 0; begin < v.elements; begin += kBlock) {
+      const int64_t end = std::min(v.elements, begin + kBlock);
+      const std::span<const double> block = device.Block(begin, end, scratch);
+      for (int64_t i = begin; i < end; ++i) {
+        if (!IsClose(block[static_cast<size_t>(i - begin)], RoundTo(reference[i], out), v.close)) {
+          ++v.mismatches;
+        }
+      }
     }
     v.mismatch_share = v.elements ? static_cast<double>(v.mismatches) / static_cast<double>(v.elements) : 0;
     v.passed = v.mismatch_share <= v.close.ptol;
@@ -35,7 +51,12 @@ bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& outpu
     // CANN's golden files hold the output dtype: the criterion is judged against the rounded reference.
     std::vector<double> golden(static_cast<size_t>(v.elements));
     for (int64_t i = 0; i < v.elements; ++i) golden[i] = RoundTo(reference[i], out);
-    const SingleBenchmark single = JudgeSingleBenchmark(device.first(golden.size()), golden, out);
+    std::vector<double> actual(golden.size());
+    ForEachBlock(v.elements, [&](int64_t, int64_t begin, int64_t end) {
+      const size_t at = static_cast<size_t>(begin);
+      device.ReadInto(begin, std::span(actual).subspan(at, static_cast<size_t>(end - begin)));
+    });
+    const SingleBenchmark single = JudgeSingleBenchmark(actual, golden, out);
     v.threshold = single.threshold;
     v.mismatches = single.special_mismatches;
     v.mere = single.mere;

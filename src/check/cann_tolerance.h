@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 
+#include "core/block_values.h"
 #include "check/precision_standard.h"
 #include "core/dtype.h"
 
@@ -51,5 +52,9 @@ struct CannOutputVerdict {
 bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& output,
                         std::span<const double> device, std::span<const double> reference,
                         DType out, CannOutputVerdict* verdict);
+// The same for device values read a block at a time (a downloaded output decoded on demand).
+bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& output,
+                        const BlockValues& device, std::span<const double> reference, DType out,
+                        CannOutputVerdict* verdict);
 
 }  // namespace aclnn_check

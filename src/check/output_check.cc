@@ -93,7 +93,7 @@ struct BlockPartial {
 struct CheckInputs {
   const Operator& op;
   const ReferenceOutput& reference;
-  std::span<const double> device;
+  const BlockValues& device;
   DType out;
   const Tolerance& tolerance;
   const ExpectationLookup& expectation_of;
@@ -103,8 +103,7 @@ struct CheckInputs {
 // Every element the common case does not cover: a rule decides it, or the reference rounds to a
 // special value, or the device value is not finite. One element at a time through
 // Expectation::Accepts and CheckElement.
-void CheckSpecialElement(const CheckInputs& in, size_t i, BlockPartial& p) {
-  const double dev = in.device[i];
+void CheckSpecialElement(const CheckInputs& in, size_t i, double dev, BlockPartial& p) {
   const double ref = in.reference.value[i];
   const RuleTag tag = in.reference.rule[i];
   const size_t rules = in.op.rules().size();
@@ -164,10 +163,10 @@ void CheckSpecialElement(const CheckInputs& in, size_t i, BlockPartial& p) {
 // (NSA's overlap rule covers nearly every inputGrad element: through CheckSpecialElement, the
 // check was a third of a large NSA point's run.)
 template <DType kOut>
-void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
+void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<const double> device,
+                BlockPartial& p) {
   using F = FloatBits<kOut>;
   constexpr bool kSixteenBit = kOut == DType::kFloat16 || kOut == DType::kBFloat16;
-  const double* device = in.device.data();
   const double* value = in.reference.value.data();
   const double* mag = in.reference.mag.data();
   const RuleTag* tags = in.reference.rule.data();
@@ -176,7 +175,7 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial&
   const double tiny = SmallestNormal(in.tolerance.compute);
   const size_t rules = in.op.rules().size();
   for (int64_t i = begin; i < end; ++i) {
-    const double dev = device[i];
+    const double dev = device[static_cast<size_t>(i - begin)];
     const double ref = value[i];
     const double rounded = F::Round(ref);
     const RuleTag tag = tags[i];
@@ -184,7 +183,7 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial&
         tag != kNoRule &&
         p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference();
     if ((tag != kNoRule && !bound_rule) || !std::isfinite(rounded) || !std::isfinite(dev)) {
-      CheckSpecialElement(in, static_cast<size_t>(i), p);
+      CheckSpecialElement(in, static_cast<size_t>(i), dev, p);
       continue;
     }
     const double error = dev - ref;
@@ -231,9 +230,16 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial&
 }
 
 void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
-  const bool floating = DispatchFloating(in.out, [&]<DType kOut>() { CheckBlock<kOut>(in, begin, end, p); });
+  // Each thread decodes its blocks of a downloaded output into its own scratch, reused across
+  // blocks and calls.
+  thread_local std::vector<double> scratch;
+  const std::span<const double> device = in.device.Block(begin, end, scratch);
+  const bool floating =
+      DispatchFloating(in.out, [&]<DType kOut>() { CheckBlock<kOut>(in, begin, end, device, p); });
   if (!floating) {
-    for (int64_t i = begin; i < end; ++i) CheckSpecialElement(in, static_cast<size_t>(i), p);
+    for (int64_t i = begin; i < end; ++i) {
+      CheckSpecialElement(in, static_cast<size_t>(i), device[static_cast<size_t>(i - begin)], p);
+    }
   }
 }
 
@@ -242,9 +248,15 @@ void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, Block
 OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
                         std::span<const double> device, DType out, const Tolerance& tolerance,
                         const ExpectationLookup& expectation_of) {
+  return CheckOutput(op, reference, BlockValues(device), out, tolerance, expectation_of);
+}
+
+OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
+                        const BlockValues& device, DType out, const Tolerance& tolerance,
+                        const ExpectationLookup& expectation_of) {
   OutputCheck check;
   OutputMetrics& m = check.metrics;
-  m.elements = static_cast<int64_t>(device.size());
+  m.elements = device.size();
   const Expectation plain = Expectation::Reference();
   const CheckInputs in{op, reference, device, out, tolerance, expectation_of, plain};
   std::vector<BlockPartial> partials(static_cast<size_t>(BlockCount(m.elements)));
@@ -293,7 +305,7 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   if (worst.worst_index >= 0) {
     const size_t i = static_cast<size_t>(worst.worst_index);
     const RuleTag tag = reference.rule[i];
-    m.worst = {worst.worst_index, device[i], reference.value[i], worst.worst_ulp,
+    m.worst = {worst.worst_index, device.At(worst.worst_index), reference.value[i], worst.worst_ulp,
                tag == kNoRule ? "" : op.RuleOfTag(tag).id, worst.worst_passed};
   }
   if (m.finite_elements > 0) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "check/expectation.h"
+#include "core/block_values.h"
 #include "catalogue/operator.h"
 
 namespace aclnn_check {
@@ -76,6 +77,10 @@ const Expectation& DocumentedExpectation(const RuleDef& rule);
 // outputs above one block may differ from a single running sum in the last bits.
 OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
                         std::span<const double> device, DType out, const Tolerance& tolerance,
+                        const ExpectationLookup& expectation_of = DocumentedExpectation);
+// The same for device values read a block at a time (a downloaded output decoded on demand).
+OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
+                        const BlockValues& device, DType out, const Tolerance& tolerance,
                         const ExpectationLookup& expectation_of = DocumentedExpectation);
 
 }  // namespace aclnn_check

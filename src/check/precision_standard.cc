@@ -128,6 +128,13 @@ void OverBlocks(size_t n, const Measure& measure, const Merge& merge) {
   for (const Partial& partial : partials) merge(partial);
 }
 
+// The device's values of elements [begin, end) of a block: a span of decoded values, or a
+// downloaded output decoded into the thread's scratch.
+std::span<const double> ActualBlock(const BlockValues& values, size_t begin, size_t end,
+                                    std::vector<double>& scratch) {
+  return values.Block(static_cast<int64_t>(begin), static_cast<int64_t>(end), scratch);
+}
+
 // splitmix64: the counter-based generator of the bootstrap (the same numbers everywhere, unlike
 // the standard library's distributions).
 uint64_t SplitMix(uint64_t x) {
@@ -186,10 +193,15 @@ double RelativeError(double actual, double golden) {
 }
 
 SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<const double> golden, DType out) {
+  return JudgeSingleBenchmark(BlockValues(actual), golden, out);
+}
+
+SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const double> golden,
+                                     DType out) {
   const DtypeRange in_dtype_range(out);
   SingleBenchmark v;
   v.threshold = SingleBenchmarkThreshold(out);
-  const size_t n = std::min(actual.size(), golden.size());
+  const size_t n = std::min(static_cast<size_t>(actual.size()), golden.size());
   v.elements = static_cast<int64_t>(n);
   struct Sums {
     double sum = 0;
@@ -200,13 +212,16 @@ SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<c
   double sum = 0;
   int64_t finite = 0;
   const auto measure = [&](size_t begin, size_t end, Sums& block) {
+    thread_local std::vector<double> scratch;
+    const std::span<const double> values = ActualBlock(actual, begin, end, scratch);
     for (size_t i = begin; i < end; ++i) {
+      const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
       if (!std::isfinite(in_range)) {
-        if (!SameSpecial(actual[i], in_range)) ++block.special_mismatches;
+        if (!SameSpecial(value, in_range)) ++block.special_mismatches;
         continue;
       }
-      const double re = RelativeError(actual[i], golden[i]);
+      const double re = RelativeError(value, golden[i]);
       const double counted = std::isnan(re) ? INFINITY : re;
       block.sum += counted;
       block.mare = std::max(block.mare, counted);
@@ -266,6 +281,12 @@ double MetricRatio(double device, double benchmark) {
 
 ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<const double> golden, DType out,
                                   SpecialValueClasses* specials, const DocumentedValue& documented) {
+  return MeasureAgainstGolden(BlockValues(actual), golden, out, specials, documented);
+}
+
+ErrorMetrics MeasureAgainstGolden(const BlockValues& actual, std::span<const double> golden,
+                                  DType out, SpecialValueClasses* specials,
+                                  const DocumentedValue& documented) {
   const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
@@ -275,19 +296,22 @@ ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<cons
   };
   ErrorSums sums;
   SpecialValueClasses classes;
-  const size_t n = std::min(actual.size(), golden.size());
+  const size_t n = std::min(static_cast<size_t>(actual.size()), golden.size());
   const auto measure = [&](size_t begin, size_t end, Partial& block) {
+    thread_local std::vector<double> scratch;
+    const std::span<const double> values = ActualBlock(actual, begin, end, scratch);
     for (size_t i = begin; i < end; ++i) {
+      const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
-      if (!std::isfinite(actual[i]) || !std::isfinite(in_range)) {
-        Classify(ClassOf(actual[i]), ValueClass::kFinite, ClassOf(in_range), false,
+      if (!std::isfinite(value) || !std::isfinite(in_range)) {
+        Classify(ClassOf(value), ValueClass::kFinite, ClassOf(in_range), false,
                  static_cast<int64_t>(i), documented, &block.classes);
         continue;
       }
       if (std::fabs(golden[i]) < small) {
-        block.sums.AddSmall(actual[i], golden[i], error);
+        block.sums.AddSmall(value, golden[i], error);
       } else {
-        block.sums.AddNormal(actual[i], golden[i]);
+        block.sums.AddNormal(value, golden[i]);
       }
     }
   };
@@ -302,6 +326,13 @@ ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<cons
 DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device, std::span<const double> benchmark,
                                                  std::span<const double> golden, DType out,
                                                  const DocumentedValue& documented) {
+  return CompareDoubleBenchmark(BlockValues(device), benchmark, golden, out, documented);
+}
+
+DoubleBenchmarkComparison CompareDoubleBenchmark(const BlockValues& device,
+                                                 std::span<const double> benchmark,
+                                                 std::span<const double> golden, DType out,
+                                                 const DocumentedValue& documented) {
   const DtypeRange in_dtype_range(out);
   const double small = SmallValueThreshold(out);
   const double error = SmallValueError(out);
@@ -311,21 +342,23 @@ DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device,
   };
   ErrorSums on_device, on_benchmark;
   DoubleBenchmarkComparison c;
-  const size_t n = std::min({device.size(), benchmark.size(), golden.size()});
+  const size_t n = std::min({static_cast<size_t>(device.size()), benchmark.size(), golden.size()});
   const auto measure = [&](size_t begin, size_t end, Partial& block) {
+    thread_local std::vector<double> scratch;
+    const std::span<const double> values = ActualBlock(device, begin, end, scratch);
     for (size_t i = begin; i < end; ++i) {
+      const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
-      if (!std::isfinite(device[i]) || !std::isfinite(benchmark[i]) ||
-          !std::isfinite(in_range)) {
-        Classify(ClassOf(device[i]), ClassOf(benchmark[i]), ClassOf(in_range), true,
+      if (!std::isfinite(value) || !std::isfinite(benchmark[i]) || !std::isfinite(in_range)) {
+        Classify(ClassOf(value), ClassOf(benchmark[i]), ClassOf(in_range), true,
                  static_cast<int64_t>(i), documented, &block.specials);
         continue;
       }
       if (std::fabs(golden[i]) < small) {
-        block.on_device.AddSmall(device[i], golden[i], error);
+        block.on_device.AddSmall(value, golden[i], error);
         block.on_benchmark.AddSmall(benchmark[i], golden[i], error);
       } else {
-        block.on_device.AddNormal(device[i], golden[i]);
+        block.on_device.AddNormal(value, golden[i]);
         block.on_benchmark.AddNormal(benchmark[i], golden[i]);
       }
     }

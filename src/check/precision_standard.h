@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/block_values.h"
 #include "core/dtype.h"
 
 namespace aclnn_check {
@@ -39,6 +40,10 @@ struct SingleBenchmark {
   bool passed = true;
 };
 SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<const double> golden, DType out);
+// The same with the device's values read a block at a time (a downloaded output decoded on
+// demand); so for CompareDoubleBenchmark and MeasureAgainstGolden below.
+SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const double> golden,
+                                     DType out);
 
 // One implementation against golden, as the double benchmark measures it: MARE, MERE and RMSE over
 // the normal range (|golden| >= the small-value threshold, every compared value finite), ErrorCount
@@ -102,10 +107,17 @@ using DocumentedValue = std::function<bool(size_t index)>;
 DoubleBenchmarkComparison CompareDoubleBenchmark(std::span<const double> device, std::span<const double> benchmark,
                                                  std::span<const double> golden, DType out,
                                                  const DocumentedValue& documented = {});
+DoubleBenchmarkComparison CompareDoubleBenchmark(const BlockValues& device,
+                                                 std::span<const double> benchmark,
+                                                 std::span<const double> golden, DType out,
+                                                 const DocumentedValue& documented = {});
 
 // Device metrics alone (no benchmark): what report.json shows when none was given.
 ErrorMetrics MeasureAgainstGolden(std::span<const double> actual, std::span<const double> golden, DType out,
                                   SpecialValueClasses* specials = nullptr, const DocumentedValue& documented = {});
+ErrorMetrics MeasureAgainstGolden(const BlockValues& actual, std::span<const double> golden,
+                                  DType out, SpecialValueClasses* specials = nullptr,
+                                  const DocumentedValue& documented = {});
 
 // The ratios over their limits at a level, as "mare 3.1 > 2" phrases; empty: passed. Wrong special
 // values fail too; elements flagged for inspection do not (they are reported).

@@ -9,6 +9,7 @@
 
 #include "cases/input_generator.h"
 #include "catalogue/abi_call.h"
+#include "core/block_values.h"
 #include "core/heap.h"
 #include "core/parallel_blocks.h"
 #include "core/status.h"
@@ -66,6 +67,30 @@ int64_t FirstChangeOutside(const HostTensor& before, std::span<const std::byte> 
     from = static_cast<size_t>(inside.end) * size;
   }
   return FirstChangeIn(before, after, from, std::max(before.byte_size(), after.size()));
+}
+
+// Keeps an output's elements as the device wrote them, in logical order: the download itself when
+// the view is the whole buffer, else the view's bytes.
+void Capture(const TensorView& view, std::vector<std::byte> after, const std::string& name,
+             CapturedOutputs* captured) {
+  captured->dtypes[name] = view.dtype;
+  std::vector<std::byte>& bytes = captured->bytes[name];
+  const size_t size = DTypeSize(view.dtype);
+  const size_t view_bytes = static_cast<size_t>(view.numel()) * size;
+  if (view.is_contiguous() && view.offset == 0 && view_bytes == after.size()) {
+    bytes = std::move(after);
+  } else if (view.is_contiguous() && view.numel() > 0) {
+    // One copy of the view's bytes instead of an insert per element.
+    const size_t offset = static_cast<size_t>(view.offset) * size;
+    const auto first = after.begin() + static_cast<std::ptrdiff_t>(offset);
+    bytes.assign(first, first + static_cast<std::ptrdiff_t>(view_bytes));
+  } else {
+    bytes.reserve(view_bytes);
+    ForEachElement(view, [&](int64_t, int64_t storage) {
+      const std::byte* element = after.data() + static_cast<size_t>(storage) * size;
+      bytes.insert(bytes.end(), element, element + size);
+    });
+  }
 }
 
 class Outcome {
@@ -162,16 +187,17 @@ ExpectationLookup ExpectationsOf(const Profiles& profiles) {
 
 namespace {
 
-// A point's footprint in two parts. Before the call, on the host: each input's host copy (inputs
-// are generated straight into it; an output's is only its fill) and the reference's value, mag
-// and rule per output element (18 bytes; alt is sparse; references read their inputs a block or
-// run at a time). From the call
-// on: each tensor's device buffer, and per output its downloaded copy and decoded values (8 bytes
-// per element). Inputs are compared with their device copy chunk by chunk.
+// A point's memory by part. On the host: each input's host copy (inputs are generated straight
+// into it; an output's is only its fill) and the reference's value, mag and rule per output
+// element (18 bytes; alt is sparse; references read their inputs a block or run at a time). On
+// the device (the cpu provider's buffers are on this heap): every tensor's buffer. After the
+// call: each output's download, checked a block at a time. Inputs are compared with their device
+// copy chunk by chunk.
 struct Footprint {
-  uint64_t before_call = 0;
-  uint64_t from_call = 0;
-  uint64_t device = 0;  // the device buffers' part of from_call
+  uint64_t inputs = 0;
+  uint64_t reference = 0;
+  uint64_t device = 0;
+  uint64_t downloads = 0;
 };
 
 Footprint FootprintOf(const TestPoint& point) {
@@ -181,10 +207,9 @@ Footprint FootprintOf(const TestPoint& point) {
     if (!args.tensors[slot]) continue;
     const TensorView& view = *args.tensors[slot];
     const uint64_t storage = static_cast<uint64_t>(view.storage_elements()) * DTypeSize(view.dtype);
-    const uint64_t elements = static_cast<uint64_t>(view.numel());
     const bool output = point.op().tensors()[slot].role == SlotRole::kOutput;
-    footprint.before_call += output ? 18 * elements : storage;
-    footprint.from_call += storage + (output ? storage + 8 * elements : 0);
+    (output ? footprint.downloads : footprint.inputs) += storage;
+    if (output) footprint.reference += 18 * static_cast<uint64_t>(view.numel());
     footprint.device += storage;
   }
   return footprint;
@@ -192,19 +217,50 @@ Footprint FootprintOf(const TestPoint& point) {
 
 }  // namespace
 
+BlockValues CapturedOutputs::ValuesOf(const std::string& name) const {
+  const std::vector<std::byte>& encoded = bytes.at(name);
+  const DType dtype = dtypes.at(name);
+  TensorView view;
+  view.dtype = dtype;
+  view.shape = {static_cast<int64_t>(encoded.size() / DTypeSize(dtype))};
+  view.strides = {1};
+  view.data = const_cast<std::byte*>(encoded.data());
+  return BlockValues(view);
+}
+
+DeviceOutputs CapturedOutputs::Decoded() const {
+  DeviceOutputs decoded;
+  for (const auto& [name, encoded] : bytes) {
+    const BlockValues values = ValuesOf(name);
+    std::vector<double>& into = decoded[name];
+    into.resize(static_cast<size_t>(values.size()));
+    ForEachBlock(values.size(), [&](int64_t, int64_t begin, int64_t end) {
+      const size_t at = static_cast<size_t>(begin);
+      values.ReadInto(begin, std::span(into).subspan(at, static_cast<size_t>(end - begin)));
+    });
+  }
+  return decoded;
+}
+
 uint64_t EstimatedBytes(const TestPoint& point) {
+  // The most a point holds at once: with its reference computed before the call (a prepared point
+  // given to ExecutePreparedPoint), the reference beside the device buffers.
   const Footprint footprint = FootprintOf(point);
-  return footprint.before_call + footprint.from_call;
+  return footprint.inputs + footprint.reference + footprint.device;
 }
 
 PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
   const Operator& op = point.op();
   const CaseFile& c = *point.case_file;
-  // The host side, and the device buffers after it (the cpu provider's are on this heap; for
-  // another provider the same bytes serve the output's download and decoded values), then take
-  // pages faulted in by every thread instead of one page at a time by this one.
+  // Pages for what the point holds at its peak, faulted in by every thread instead of one page at
+  // a time by this one: the inputs, and the device buffers beside the reference or, when the
+  // runner computes the reference after the call, the larger of the device buffers and the
+  // reference with the downloads (for another provider the device's part serves the downloads).
   const Footprint footprint = FootprintOf(point);
-  WarmHeap(footprint.before_call + footprint.device);
+  const uint64_t after_call =
+      with_reference ? footprint.reference + footprint.device
+                     : std::max(footprint.device, footprint.downloads + footprint.reference);
+  WarmHeap(footprint.inputs + after_call);
   PreparedPoint prepared;
   prepared.tensors.resize(op.tensors().size());
   const bool derive = op.def().derive_inputs && !op.derived_inputs().empty() &&
@@ -250,7 +306,7 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
   CapturedOutputs captured;
   TestPointResult result =
       ExecuteOnPrepared(point, given ? &*given : nullptr, session, context, device_outputs ? &captured : nullptr);
-  if (device_outputs) *device_outputs = std::move(captured.values);
+  if (device_outputs) *device_outputs = captured.Decoded();
   return result;
 }
 
@@ -288,8 +344,10 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
   Outcome outcome(*context.profiles);
   try {
     SetPhase(context, CallPhase::kPrepare);
+    // A point prepared here gets its reference after the call, in the memory the device buffers
+    // leave (a given point may bring its own, as the golden and precision checks do).
     std::optional<PreparedPoint> prepared_here;
-    if (!given) prepared_here = PreparePoint(point);
+    if (!given) prepared_here = PreparePoint(point, /*with_reference=*/false);
     const PreparedPoint& prepared = given ? *given : *prepared_here;
     // Statuses the device may answer with.
     std::vector<int> accepted = {point.expected.status};
@@ -302,8 +360,10 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
     }
     std::vector<const RuleDef*> call_rules;
     bool call_rule_waived = false;
-    if (prepared.reference) {
-      for (RuleTag tag : prepared.reference->call_rules) {
+    if (point.expected.ok()) {
+      const std::vector<RuleTag> tags =
+          prepared.reference ? prepared.reference->call_rules : op.CallRules(prepared.args);
+      for (RuleTag tag : tags) {
         const RuleDef& rule = op.RuleOfTag(tag);
         call_rules.push_back(&rule);
         accepted.insert(accepted.end(), rule.accept_status.begin(), rule.accept_status.end());
@@ -386,84 +446,76 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
       if (workspace) {
         const auto violation = workspace->GuardViolation();
         outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
-        workspace.reset();  // its memory then serves the outputs' downloads and decoded values
+        workspace.reset();  // its memory then serves the outputs' downloads
       }
       if (executed != 0) result.provider_message = provider.RecentError();
       outcome.Rule("harness.status", executed == 0,
                    "execute returned " + DescribeStatus(executed) +
                        (result.provider_message.empty() ? "" : " (provider: " + result.provider_message + ")"));
 
+      // Every input's guards and bytes are compared with its host copy chunk by chunk, every
+      // output is downloaded, and each device buffer is freed at once; the reference then takes
+      // the memory they leave. An output's guards are judged with the output, as before.
       // Floating inputs, for the worst elements' input values (decoded one element each).
       std::vector<std::pair<std::string, TensorView>> input_views;
+      std::vector<std::optional<GuardedBuffer::Contents>> downloads(op.tensors().size());
       for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
         if (!buffers[slot]) continue;
         const TensorSlot& def = op.tensors()[slot];
         const HostTensor& host = *prepared.tensors[slot];
-        const std::optional<std::string> violation = buffers[slot]->GuardViolation();
-        outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
-        const ReferenceOutput* expected =
-            def.role == SlotRole::kOutput ? &prepared.reference->outputs[slot] : nullptr;
-        if (!expected || !expected->computed) {
-          // Compared chunk by chunk against the host copy, and the device buffer freed at once:
-          // a large point's inputs then cost no downloaded copy, and later buffers reuse memory.
-          const int64_t changed = buffers[slot]->FirstDifference(host);
+        if (def.role == SlotRole::kOutput) {
+          downloads[slot] = buffers[slot]->Download();
           buffers[slot].reset();
-          if (!expected) {
-            outcome.Rule("harness.inputs_unchanged", changed < 0,
-                         std::string(def.name) + " changed at byte " + std::to_string(changed));
-            if (IsFloating(host.view().dtype)) {
-              input_views.emplace_back(std::string(def.name), host.view());
-            }
-          } else {
-            outcome.Rule("harness.untouched_output", changed < 0,
-                         std::string(def.name) + " must be left untouched but changed at byte " +
-                             std::to_string(changed));
-          }
           continue;
         }
-        std::vector<std::byte> after = buffers[slot]->Download().payload;
+        const std::optional<std::string> violation = buffers[slot]->GuardViolation();
+        outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
+        const int64_t changed = buffers[slot]->FirstDifference(host);
         buffers[slot].reset();
+        outcome.Rule("harness.inputs_unchanged", changed < 0,
+                     std::string(def.name) + " changed at byte " + std::to_string(changed));
+        if (IsFloating(host.view().dtype)) {
+          input_views.emplace_back(std::string(def.name), host.view());
+        }
+      }
+      std::optional<ReferenceResult> reference_here;
+      if (!prepared.reference) reference_here = op.Reference(prepared.args);
+      const ReferenceResult& reference = prepared.reference ? *prepared.reference : *reference_here;
+      for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
+        if (!downloads[slot]) continue;
+        const TensorSlot& def = op.tensors()[slot];
+        const HostTensor& host = *prepared.tensors[slot];
+        std::vector<std::byte> after = std::move(downloads[slot]->payload);
+        const std::optional<std::string> violation = std::move(downloads[slot]->guard_violation);
+        downloads[slot].reset();
+        outcome.Rule("harness.guard_bytes", !violation, violation.value_or(""));
+        const ReferenceOutput& expected = reference.outputs[slot];
+        if (!expected.computed) {
+          const int64_t changed = FirstChangeIn(host, after, 0, after.size());
+          outcome.Rule("harness.untouched_output", changed < 0,
+                       std::string(def.name) + " must be left untouched but changed at byte " +
+                           std::to_string(changed));
+          continue;
+        }
         const int64_t outside = FirstChangeOutside(host, after);
         outcome.Rule("harness.writes_inside_view", outside < 0,
                      std::string(def.name) + " written outside its view at byte " +
                          std::to_string(outside));
         TensorView view = host.view();
         view.data = const_cast<std::byte*>(after.data());
-        std::vector<double> device(static_cast<size_t>(view.numel()));
-        ForEachBlock(view.numel(), [&](int64_t, int64_t begin, int64_t end) {
-          const size_t at = static_cast<size_t>(begin);
-          ReadAsDouble(view, begin, std::span(device).subspan(at, static_cast<size_t>(end - begin)));
-        });
-        if (captured) {
-          std::vector<std::byte>& bytes = captured->bytes[std::string(def.name)];
-          const size_t size = DTypeSize(view.dtype);
-          const size_t view_bytes = static_cast<size_t>(view.numel()) * size;
-          if (view.is_contiguous() && view.offset == 0 && view_bytes == after.size()) {
-            // The view is the whole buffer: the download itself is the captured copy. The
-            // device values were decoded above, the only later reader of `after`.
-            bytes = std::move(after);
-            view.data = nullptr;
-          } else if (view.is_contiguous() && view.numel() > 0) {
-            // One copy of the view's bytes instead of an insert per element.
-            const auto first = after.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(view.offset) * size);
-            bytes.assign(first, first + static_cast<std::ptrdiff_t>(static_cast<size_t>(view.numel()) * size));
-          } else {
-            bytes.reserve(static_cast<size_t>(view.numel()) * size);
-            ForEachElement(view, [&](int64_t, int64_t storage) {
-              const std::byte* element = after.data() + static_cast<size_t>(storage) * size;
-              bytes.insert(bytes.end(), element, element + size);
-            });
-          }
-        }
+        // Checked straight from the download, a block at a time: no decoded copy of its size.
+        const BlockValues device(view);
         const CaseFile& c = *point.case_file;
-        const OutputCheck check = CheckOutput(op, *expected, device, view.dtype, ToleranceOf(point, def.name),
+        const OutputCheck check = CheckOutput(op, expected, device, view.dtype,
+                                              ToleranceOf(point, def.name),
                                               ExpectationsOf(*context.profiles));
         OutputResult output{.name = std::string(def.name),
                             .dtype = std::string(DTypeName(view.dtype)),
                             .metrics = check.metrics};
         if (c.cann_tolerance) {
           CannOutputVerdict verdict;
-          if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected->value, view.dtype, &verdict)) {
+          if (JudgeCannTolerance(*c.cann_tolerance, output.name, device, expected.value, view.dtype,
+                                 &verdict)) {
             output.cann = verdict;
           }
         }
@@ -499,10 +551,10 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         }
         if (check.metrics.underflow_accepted > 0) outcome.Rule("numerics.underflow", true);
         result.outputs.push_back(std::move(output));
-        // Moved, not copied, after its last use here: it is the size of the output in doubles.
-        if (captured) captured->values[std::string(def.name)] = std::move(device);
+        if (captured) Capture(view, std::move(after), std::string(def.name), captured);
       }
       for (const RuleDef* rule : call_rules) outcome.Rule(rule->id, outcome.failures().empty());
+      if (captured && reference_here) captured->reference = std::move(reference_here);
     }
     // A waived call rule (a whole kind of call the driver is known to get wrong) waives every
     // finding of the points it applies to; they stay in the report as waived.

@@ -41,9 +41,10 @@ struct RunContext {
   const PrecisionGate* precision = nullptr;
 };
 
-// The host side of a test point: inputs generated and laid out, outputs pre-filled with a
-// sentinel, and the float64 reference when the call must succeed (and with_reference is set:
-// benchmarks need only the inputs).
+// The host side of a test point: inputs generated and laid out, outputs described by their
+// sentinel fill (HostTensor::Filled), and the float64 reference when the call must succeed and
+// with_reference is set (benchmarks need only the inputs; ExecuteOnPrepared, preparing a point
+// itself, computes the reference after the call).
 struct PreparedPoint {
   std::vector<std::optional<HostTensor>> tensors;  // per TensorSlot
   OpArgs args;                                     // views into `tensors`
@@ -61,12 +62,20 @@ TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& se
 // The decoded device values of each computed output, by tensor name (logical order).
 using DeviceOutputs = std::map<std::string, std::vector<double>>;
 
-// What a call left in its computed outputs, by tensor name: the decoded values and the elements'
-// bytes as the device wrote them (logical order, the dtype's encoding), for bit-exact comparison of
-// repeated calls and for saving failure data.
+// What a call left in its computed outputs, by tensor name: the elements' bytes as the device
+// wrote them (logical order, the dtype's encoding), for bit-exact comparison of repeated calls,
+// the precision standards and saving failure data; read as doubles a block at a time, not decoded
+// whole (8 bytes per element). And the reference the call was checked against when it was
+// computed after the call (a PreparedPoint without one).
 struct CapturedOutputs {
-  DeviceOutputs values;
   std::map<std::string, std::vector<std::byte>> bytes;
+  std::map<std::string, DType> dtypes;
+  std::optional<ReferenceResult> reference;
+
+  // An output's values; its bytes must outlive the result.
+  BlockValues ValuesOf(const std::string& name) const;
+  // Every output decoded whole.
+  DeviceOutputs Decoded() const;
 };
 
 // ExecuteTestPoint with the host side given (nullopt: PreparePoint), for golden data whose inputs
@@ -76,7 +85,9 @@ TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<Prepa
                                      DeviceOutputs* device_outputs = nullptr);
 
 // The same on a host side that stays the caller's (prepared: nullptr prepares it here), so one
-// PreparedPoint serves repeated calls; captured, when set, receives the outputs.
+// PreparedPoint serves repeated calls; captured, when set, receives the outputs. A point without a
+// reference gets one computed after the call, in the memory the device buffers leave; captured
+// then receives it too.
 TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* prepared,
                                   const DeviceSession& session, const RunContext& context,
                                   CapturedOutputs* captured);

@@ -118,10 +118,11 @@ json FailureArchive::Save(const TestPoint& point, const PreparedPoint& prepared,
       json entry = AddTensor("device." + name, view.dtype, view.shape, device->second, &arrays);
       if (prepared.reference && prepared.reference->outputs[slot].computed) {
         const std::vector<double>& reference = prepared.reference->outputs[slot].value;
-        const std::vector<double>& values = captured.values.at(name);
-        std::vector<double> error(values.size()), ulp_error(values.size());
-        for (size_t i = 0; i < values.size() && i < reference.size(); ++i) {
-          error[i] = values[i] - reference[i];
+        const BlockValues values = captured.ValuesOf(name);
+        const size_t n = static_cast<size_t>(values.size());
+        std::vector<double> error(n), ulp_error(n);
+        for (size_t i = 0; i < n && i < reference.size(); ++i) {
+          error[i] = values.At(static_cast<int64_t>(i)) - reference[i];
           ulp_error[i] = std::fabs(error[i]) / Ulp(reference[i], view.dtype);
         }
         arrays.push_back({"reference." + name + ".npy", "<f8", view.shape, AsBytes(reference)});

@@ -51,13 +51,15 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
   std::optional<PreparedPoint> prepared;
   try {
     if (context.phase) *context.phase = CallPhase::kPrepare;
-    prepared = PreparePoint(point);
+    // The reference comes after the first call, in the memory its device buffers leave.
+    prepared = PreparePoint(point, /*with_reference=*/false);
   } catch (const std::exception&) {
     // The plain call reports the same error the usual way.
     return ExecuteTestPoint(point, session, context);
   }
   CapturedOutputs first;
   TestPointResult result = ExecuteOnPrepared(point, &*prepared, session, context, &first);
+  if (first.reference) prepared->reference = std::move(first.reference);
   const bool computed = result.status == 0 && result.execute_status == 0;
   if (context.precision && computed) context.precision->Apply(point, *prepared, first, session, context, &result);
   if (repeat && computed) {

@@ -57,21 +57,22 @@ std::map<std::string, std::vector<double>> InputValues(const Operator& op, const
 // Whether SPEC 4's element rule of an element, or SPEC 5's overflow the bound leaves undecided,
 // accepts the device's value there: the "formula" the standard's inf/NaN judgement combines with.
 DocumentedValue DocumentedValueOf(const TestPoint& point, const ReferenceOutput& reference,
-                                  const std::vector<double>& device, DType dtype, const std::string& output,
+                                  const BlockValues& device, DType dtype, const std::string& output,
                                   const Profiles& profiles) {
   const Operator& op = point.op();
   const Tolerance tolerance = ToleranceOf(point, output);
   const ExpectationLookup expectation_of = ExpectationsOf(profiles);
   return [&op, &reference, &device, dtype, tolerance, expectation_of](size_t i) {
-    if (i >= device.size() || i >= reference.value.size()) return false;
+    if (i >= static_cast<size_t>(device.size()) || i >= reference.value.size()) return false;
+    const double value = device.At(static_cast<int64_t>(i));
     const double mag = i < reference.mag.size() ? reference.mag[i] : 0.0;
     if (i < reference.rule.size() && reference.rule[i] != kNoRule) {
       const double alt = i < reference.alt.size() ? reference.alt[i] : 0.0;
-      return expectation_of(op.RuleOfTag(reference.rule[i])).Accepts(device[i], reference.value[i], alt, mag, dtype,
-                                                                    tolerance);
+      const Expectation& expectation = expectation_of(op.RuleOfTag(reference.rule[i]));
+      return expectation.Accepts(value, reference.value[i], alt, mag, dtype, tolerance);
     }
     return OverflowUndecided(reference.value[i], mag, dtype, tolerance) &&
-           CheckElement(device[i], reference.value[i], mag, dtype, tolerance).pass;
+           CheckElement(value, reference.value[i], mag, dtype, tolerance).pass;
   };
 }
 
@@ -147,7 +148,7 @@ BenchmarkLookup PrecisionGate::RunBenchmarkProvider(const TestPoint& point, cons
     return {{}, "benchmark provider " + options_.benchmark_provider + " returned " +
                     DescribeStatus(result.execute_status.value_or(result.status.value_or(-1)))};
   }
-  return {std::move(captured.values), ""};
+  return {captured.Decoded(), ""};
 }
 
 BenchmarkLookup PrecisionGate::BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared,
@@ -207,15 +208,14 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
     std::vector<std::pair<std::pair<std::string, RatioKind>, double>> ratios;
     for (const auto& [output, kind] : failed) {
       const std::optional<size_t> slot = SlotNamed(point.op(), output);
-      const auto dev = device.values.find(output);
       const auto bench = benchmark.values.find(output);
-      if (!slot || dev == device.values.end() || bench == benchmark.values.end()) {
+      if (!slot || !device.bytes.count(output) || bench == benchmark.values.end()) {
         complete = false;
         break;
       }
-      const DoubleBenchmarkComparison c =
-          CompareDoubleBenchmark(dev->second, bench->second, prepared.reference->outputs[*slot].value,
-                                 prepared.tensors[*slot]->view().dtype);
+      const DoubleBenchmarkComparison c = CompareDoubleBenchmark(
+          device.ValuesOf(output), bench->second, prepared.reference->outputs[*slot].value,
+          prepared.tensors[*slot]->view().dtype);
       ratios.push_back({{output, kind}, c.ratios[static_cast<size_t>(kind)]});
     }
     if (!complete) continue;
@@ -250,7 +250,7 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
   const Operator& op = point.op();
   const VerdictSelection verdicts = VerdictsOf(point);
   result->precision = {{"verdicts", verdicts.ToString()}};
-  if (!prepared.reference || device.values.empty()) return;
+  if (!prepared.reference || device.bytes.empty()) return;
 
   const BenchmarkLookup benchmark = BenchmarkOf(point, prepared, context.product);
   if (options_.benchmark_run) result->precision["benchmark_run"] = options_.benchmark_run->Describe();
@@ -261,30 +261,32 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
   bool double_final = false;  // a failure the re-check cannot lift (missing benchmark, wrong inf/NaN)
   int64_t judged_elements = 0;
   for (OutputResult& output : result->outputs) {
-    const auto values = device.values.find(output.name);
     const std::optional<size_t> slot = SlotNamed(op, output.name);
-    if (values == device.values.end() || !slot) continue;
+    if (!device.bytes.count(output.name) || !slot) continue;
+    const BlockValues values = device.ValuesOf(output.name);
     const ReferenceOutput& reference = prepared.reference->outputs[*slot];
     const std::vector<double>& golden = reference.value;
     const DType dtype = prepared.tensors[*slot]->view().dtype;
     const DocumentedValue documented =
-        DocumentedValueOf(point, reference, values->second, dtype, output.name, *context.profiles);
+        DocumentedValueOf(point, reference, values, dtype, output.name, *context.profiles);
     OutputPrecision p;
-    p.single = JudgeSingleBenchmark(values->second, golden, dtype);
+    p.single = JudgeSingleBenchmark(values, golden, dtype);
     const auto bench = benchmark.values.find(output.name);
-    if (bench != benchmark.values.end() && bench->second.size() == values->second.size()) {
-      p.comparison = CompareDoubleBenchmark(values->second, bench->second, golden, dtype, documented);
+    const bool same_size =
+        bench != benchmark.values.end() && static_cast<int64_t>(bench->second.size()) == values.size();
+    if (same_size) {
+      p.comparison = CompareDoubleBenchmark(values, bench->second, golden, dtype, documented);
       p.device = p.comparison->device;
       p.specials = p.comparison->specials;
     } else {
-      p.device = MeasureAgainstGolden(values->second, golden, dtype, &p.specials, documented);
+      p.device = MeasureAgainstGolden(values, golden, dtype, &p.specials, documented);
       p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
                             : bench == benchmark.values.end()
                                 ? "the benchmark has no output " + output.name
                                 : "the benchmark's " + output.name + " has " + std::to_string(bench->second.size()) +
-                                      " elements, the device's " + std::to_string(values->second.size());
+                                      " elements, the device's " + std::to_string(values.size());
     }
-    judged_elements += static_cast<int64_t>(values->second.size());
+    judged_elements += values.size();
     if (!p.single.passed) {
       single_failures += (single_failures.empty() ? "" : "; ") + output.name + ": MERE " + Format(p.single.mere) +
                          ", MARE " + Format(p.single.mare) + " (limits " + Format(p.single.threshold) + " and " +
@@ -296,7 +298,7 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
     if (verdicts.double_bm) {
       std::vector<std::string> failures;
       if (!p.comparison) {
-        if (!values->second.empty()) {
+        if (values.size() > 0) {
           failures.push_back("no benchmark output: " + p.benchmark_missing);
           double_final = true;
         }

@@ -12,6 +12,9 @@
 #include <random>
 
 #include "cases/test_point.h"
+#include "core/block_values.h"
+#include "core/host_tensor.h"
+#include "core/layout.h"
 #include "core/parallel_blocks.h"
 #include "data_path/per_element_oracle.h"
 #include "runner/execute.h"
@@ -144,6 +147,24 @@ TEST(CheckOutputOracle, RandomElementsOfEveryKindInEveryDType) {
                         std::string(name) + " " + std::string(DTypeName(out)) + " n=" + std::to_string(n));
       }
     }
+  }
+}
+
+// The runner checks a downloaded output straight from its bytes, a block at a time (no decoded
+// copy): over several blocks of a transposed layout, where logical and storage order differ, it
+// judges what the per-element checker judges of the same values.
+TEST(CheckOutputOracle, AnOutputCheckedFromItsBytesAgreesWithThePerElementChecker) {
+  const Operator& op = *FindOperator("LogitGrad");
+  const Dims shape = {389, 509};  // 198001 elements: three blocks and a part
+  const size_t n = 389 * 509;
+  for (DType out : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const ReferenceOutput reference = RandomReference(op, n, out, 11);
+    const HostTensor downloaded = HostTensor::FromValues(
+        out, shape, RandomDevice(reference, out, 12), Layout{Layout::Kind::kTransposed});
+    const Tolerance tolerance{1, 4, DType::kFloat32};
+    ExpectSameCheck(CheckOutput(op, reference, BlockValues(downloaded.view()), out, tolerance),
+                    PerElementCheckOutput(op, reference, downloaded.Values(), out, tolerance),
+                    false, std::string("from bytes ") + std::string(DTypeName(out)));
   }
 }
 

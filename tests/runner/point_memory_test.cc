@@ -1,7 +1,5 @@
-// A large point's peak memory, measured on the real command: the heap must hold a point's
-// buffers in the memory warmed for them. Before the cpu provider aligned its allocations by hand,
-// the freed input buffers could not merge and the decoded output took fresh memory, 8 more bytes
-// per element (49 in all for a float32 HardswishBackward point, 41 after).
+// A large point's peak memory, measured on the real command: what a point holds at once must fit
+// in the memory warmed for it, and the reference must wait for the device buffers to be freed.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -48,7 +46,7 @@ long PeakOfRun(const TempDir& dir, const std::string& name, const std::string& s
   return usage.ru_maxrss * 1024;
 }
 
-TEST(PointMemory, AFloat32ElementwisePointPeaksAtMost40BytesPerElement) {
+TEST(PointMemory, AFloat32ElementwisePointPeaksAtMost34BytesPerElement) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "a sanitizer's allocator does not keep freed memory in the heap";
 #elif defined(__has_feature)
@@ -62,11 +60,12 @@ TEST(PointMemory, AFloat32ElementwisePointPeaksAtMost40BytesPerElement) {
   ASSERT_GT(small, 0) << "aclnn-check failed on the small point";
   ASSERT_GT(large, 0) << "aclnn-check failed on the large point";
   const double per_element = static_cast<double>(large - small) / (2048.0 * 4096.0);
-  // The inputs' host copies 8, reference 18, device buffers 12 while the call runs (the output's
-  // host side is only its fill); afterwards the output's download (4) and decoded values (8) in
-  // the freed buffers' place. The target is 40; this measures 40.0 here, and 42.1 with a
-  // host copy of the output.
-  EXPECT_LE(per_element, 41) << "peak " << large << " bytes, " << small << " for a tiny point";
+  // While the call runs: the inputs' host copies 8 and the device buffers 12 (an output's host
+  // side is only its fill). After it: the inputs 8, the output's download 4, checked a block at a
+  // time, and the reference 18, computed once the device buffers are freed. The target is
+  // 40; this measures 30.3 here, 40.0 with the reference computed before the call and 42.1 with a
+  // host copy of the output besides.
+  EXPECT_LE(per_element, 34) << "peak " << large << " bytes, " << small << " for a tiny point";
 }
 
 }  // namespace
