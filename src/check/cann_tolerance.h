@@ -15,8 +15,8 @@
 #include <span>
 #include <string>
 
-#include "core/block_values.h"
 #include "check/precision_standard.h"
+#include "core/block_values.h"
 #include "core/dtype.h"
 
 namespace aclnn_check {

@@ -305,8 +305,12 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
   if (worst.worst_index >= 0) {
     const size_t i = static_cast<size_t>(worst.worst_index);
     const RuleTag tag = reference.rule[i];
-    m.worst = {worst.worst_index, device.At(worst.worst_index), reference.value[i], worst.worst_ulp,
-               tag == kNoRule ? "" : op.RuleOfTag(tag).id, worst.worst_passed};
+    m.worst = {worst.worst_index,
+               device.At(worst.worst_index),
+               reference.value[i],
+               worst.worst_ulp,
+               tag == kNoRule ? "" : op.RuleOfTag(tag).id,
+               worst.worst_passed};
   }
   if (m.finite_elements > 0) {
     const double n = static_cast<double>(m.finite_elements);

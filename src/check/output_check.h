@@ -11,9 +11,9 @@
 #include <span>
 #include <string>
 
+#include "catalogue/operator.h"
 #include "check/expectation.h"
 #include "core/block_values.h"
-#include "catalogue/operator.h"
 
 namespace aclnn_check {
 

@@ -39,7 +39,8 @@ std::string StatusList(const std::vector<int>& statuses) {
 // First byte offset in [from, to) where `after` differs from the output's initial bytes (its
 // host copy, or its fill when the host holds none), or -1: memcmp over chunks, then the byte
 // within the chunk that differs.
-int64_t FirstChangeIn(const HostTensor& before, std::span<const std::byte> after, size_t from, size_t to) {
+int64_t FirstChangeIn(const HostTensor& before, std::span<const std::byte> after, size_t from,
+                      size_t to) {
   to = std::min({to, before.byte_size(), after.size()});
   constexpr size_t kChunk = 4096;
   std::array<std::byte, kChunk> fill;
@@ -230,7 +231,8 @@ BlockValues CapturedOutputs::ValuesOf(const std::string& name) const {
 
 DeviceOutputs CapturedOutputs::Decoded() const {
   DeviceOutputs decoded;
-  for (const auto& [name, encoded] : bytes) {
+  for (const auto& output : bytes) {
+    const std::string& name = output.first;
     const BlockValues values = ValuesOf(name);
     std::vector<double>& into = decoded[name];
     into.resize(static_cast<size_t>(values.size()));
@@ -273,7 +275,8 @@ PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {
     const bool input = def.role == SlotRole::kInput;
     if (!input) {
       // Only the device holds the output's bytes; the host knows them as the sentinel.
-      prepared.tensors[slot] = HostTensor::Filled(plan->dtype, plan->shape, point.layout, kOutputSentinel);
+      prepared.tensors[slot] =
+          HostTensor::Filled(plan->dtype, plan->shape, point.layout, kOutputSentinel);
       continue;
     }
     prepared.tensors[slot].emplace(plan->dtype, plan->shape, point.layout, kInputGapFill);
@@ -506,9 +509,9 @@ TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* g
         // Checked straight from the download, a block at a time: no decoded copy of its size.
         const BlockValues device(view);
         const CaseFile& c = *point.case_file;
-        const OutputCheck check = CheckOutput(op, expected, device, view.dtype,
-                                              ToleranceOf(point, def.name),
-                                              ExpectationsOf(*context.profiles));
+        const OutputCheck check =
+            CheckOutput(op, expected, device, view.dtype, ToleranceOf(point, def.name),
+                        ExpectationsOf(*context.profiles));
         OutputResult output{.name = std::string(def.name),
                             .dtype = std::string(DTypeName(view.dtype)),
                             .metrics = check.metrics};

@@ -108,9 +108,8 @@ int64_t GuardedBuffer::FirstDifferenceOver(size_t compared, ExpectedChunk expect
 }
 
 int64_t GuardedBuffer::FirstDifference(std::span<const std::byte> expected) const {
-  return FirstDifferenceOver(expected.size(), [&](size_t from, size_t length) {
-    return expected.subspan(from, length);
-  });
+  return FirstDifferenceOver(
+      expected.size(), [&](size_t from, size_t length) { return expected.subspan(from, length); });
 }
 
 int64_t GuardedBuffer::FirstDifference(const HostTensor& expected) const {

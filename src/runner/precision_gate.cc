@@ -272,8 +272,8 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
     OutputPrecision p;
     p.single = JudgeSingleBenchmark(values, golden, dtype);
     const auto bench = benchmark.values.find(output.name);
-    const bool same_size =
-        bench != benchmark.values.end() && static_cast<int64_t>(bench->second.size()) == values.size();
+    const bool same_size = bench != benchmark.values.end() &&
+                           static_cast<int64_t>(bench->second.size()) == values.size();
     if (same_size) {
       p.comparison = CompareDoubleBenchmark(values, bench->second, golden, dtype, documented);
       p.device = p.comparison->device;
@@ -283,7 +283,8 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
       p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
                             : bench == benchmark.values.end()
                                 ? "the benchmark has no output " + output.name
-                                : "the benchmark's " + output.name + " has " + std::to_string(bench->second.size()) +
+                                : "the benchmark's " + output.name + " has " +
+                                      std::to_string(bench->second.size()) +
                                       " elements, the device's " + std::to_string(values.size());
     }
     judged_elements += values.size();

@@ -53,8 +53,8 @@ TEST(GuardedBuffer, AnOutputTheHostDoesNotHoldGoesUpAndIsComparedAsItsFill) {
   // One byte in the last partial chunk changes: found there, as it would be in a held copy.
   const size_t changed = output.byte_size() - 2;
   const std::byte other_byte{0x00};
-  ASSERT_EQ(provider->api().memcpy(static_cast<std::byte*>(buffer.payload()) + changed, 1, &other_byte, 1,
-                                   ACL_MEMCPY_HOST_TO_DEVICE),
+  ASSERT_EQ(provider->api().memcpy(static_cast<std::byte*>(buffer.payload()) + changed, 1,
+                                   &other_byte, 1, ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_SUCCESS);
   EXPECT_EQ(buffer.FirstDifference(output), static_cast<int64_t>(changed));
 }
