@@ -13,7 +13,7 @@ std::span<const double> BlockValues::Block(int64_t begin, int64_t end,
   if (!view_) return decoded_.subspan(static_cast<size_t>(begin), count);
   if (scratch.size() < count) scratch.resize(count);
   const std::span<double> into(scratch.data(), count);
-  ReadAsDouble(*view_, begin, into);
+  ReadInto(begin, into);
   return into;
 }
 
