@@ -195,7 +195,9 @@ void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRa
     using F = FloatBits<kDType>;
     std::byte* first = static_cast<std::byte*>(view.data) + view.offset * F::kBytes;
     ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
-      std::vector<double> block(static_cast<size_t>(end - begin));
+      thread_local std::vector<double> block;  // reused across blocks and tensors
+      if (block.size() < static_cast<size_t>(end - begin))
+        block.resize(static_cast<size_t>(end - begin));
       DrawValues(spec, begin, end, random, ctx, block.data());
       for (int64_t i = begin; i < end; ++i) F::Encode(first + i * F::kBytes, block[i - begin]);
     });

@@ -14,25 +14,27 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// z[i] = sqrt(-2 log u1[i]) * cos(2 pi u2[i]): CounterRandom::Normal's operations, in its order.
+// z[i] = sqrt(-2 log (1 - u1[i])) * cos(2 pi u2[i]): CounterRandom::Normal's operations, in its
+// order. z may be u2.
 void BoxMuller(const double* u1, const double* u2, double* z, size_t count) {
   const hn::ScalableTag<double> d;
   const size_t lanes = hn::Lanes(d);
+  const auto one = hn::Set(d, 1.0);
   const auto minus_two = hn::Set(d, -2.0);
   const auto two_pi = hn::Set(d, 2.0 * std::numbers::pi);
   const auto one_vector = [&](const double* a, const double* b, double* out) {
-    const auto radius = hn::Sqrt(hn::Mul(minus_two, hn::Log(d, hn::LoadU(d, a))));
+    const auto radius = hn::Sqrt(hn::Mul(minus_two, hn::Log(d, hn::Sub(one, hn::LoadU(d, a)))));
     hn::StoreU(hn::Mul(radius, hn::Cos(d, hn::Mul(two_pi, hn::LoadU(d, b)))), d, out);
   };
   size_t i = 0;
   for (; i + lanes <= count; i += lanes) one_vector(u1 + i, u2 + i, z + i);
   if (i == count) return;
-  // The tail through a full vector: lanes past the end hold u1 = 1, u2 = 0.
+  // The tail through a full vector: lanes past the end hold u1 = 0, u2 = 0.
   HWY_ALIGN double a[HWY_MAX_BYTES / sizeof(double)];
   HWY_ALIGN double b[HWY_MAX_BYTES / sizeof(double)];
   HWY_ALIGN double out[HWY_MAX_BYTES / sizeof(double)];
   for (size_t k = 0; k < lanes; ++k) {
-    a[k] = i + k < count ? u1[i + k] : 1.0;
+    a[k] = i + k < count ? u1[i + k] : 0.0;
     b[k] = i + k < count ? u2[i + k] : 0.0;
   }
   one_vector(a, b, out);
@@ -52,12 +54,13 @@ namespace aclnn_check {
 HWY_EXPORT(BoxMuller);
 
 void NormalBlock(const CounterRandom& random, uint64_t first, size_t count, double* z) {
-  std::vector<double> u1(count), u2(count);
-  // Counters 2k and 2k + 1, as in CounterRandom::Normal; u1 in (0, 1].
+  // Counters 2k and 2k + 1, as in CounterRandom::Normal: the first into the thread's scratch
+  // (reused: a fresh vector per block was zeroed and faulted in each time), the second into z.
+  thread_local std::vector<double> u1;
+  if (u1.size() < count) u1.resize(count);
   UniformBlock(random, 2 * first, 2, count, u1.data());
-  UniformBlock(random, 2 * first + 1, 2, count, u2.data());
-  for (double& u : u1) u = 1.0 - u;
-  HWY_DYNAMIC_DISPATCH(BoxMuller)(u1.data(), u2.data(), z, count);
+  UniformBlock(random, 2 * first + 1, 2, count, z);
+  HWY_DYNAMIC_DISPATCH(BoxMuller)(u1.data(), z, z, count);
 }
 
 }  // namespace aclnn_check

@@ -49,14 +49,9 @@ bool JudgeCannTolerance(const CannTolerance& tolerance, const std::string& outpu
     v.passed = v.mismatch_share <= v.close.ptol;
   } else if (tolerance.standard == "single_bm") {
     // CANN's golden files hold the output dtype: the criterion is judged against the rounded reference.
-    std::vector<double> golden(static_cast<size_t>(v.elements));
-    for (int64_t i = 0; i < v.elements; ++i) golden[i] = RoundTo(reference[i], out);
-    std::vector<double> actual(golden.size());
-    ForEachBlock(v.elements, [&](int64_t, int64_t begin, int64_t end) {
-      const size_t at = static_cast<size_t>(begin);
-      device.ReadInto(begin, std::span(actual).subspan(at, static_cast<size_t>(end - begin)));
-    });
-    const SingleBenchmark single = JudgeSingleBenchmark(actual, golden, out);
+    const SingleBenchmark single =
+        JudgeSingleBenchmark(device, reference.first(static_cast<size_t>(v.elements)), out,
+                             GoldenRounding::kToOutputDType);
     v.threshold = single.threshold;
     v.mismatches = single.special_mismatches;
     v.mere = single.mere;

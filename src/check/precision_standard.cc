@@ -159,6 +159,15 @@ double Percentile(const std::vector<double>& sorted, double p) {
   return sorted[below] + (sorted[above] - sorted[below]) * fraction;
 }
 
+// values rounded to dtype, into scratch.
+std::span<const double> RoundedBlock(std::span<const double> values, DType dtype,
+                                     std::vector<double>& scratch) {
+  if (scratch.size() < values.size()) scratch.resize(values.size());
+  const std::span<double> into(scratch.data(), values.size());
+  RoundTo(values, dtype, into);
+  return into;
+}
+
 }  // namespace
 
 double SingleBenchmarkThreshold(DType dtype) {
@@ -197,7 +206,7 @@ SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<c
 }
 
 SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const double> golden,
-                                     DType out) {
+                                     DType out, GoldenRounding rounding) {
   const DtypeRange in_dtype_range(out);
   SingleBenchmark v;
   v.threshold = SingleBenchmarkThreshold(out);
@@ -214,14 +223,20 @@ SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const 
   const auto measure = [&](size_t begin, size_t end, Sums& block) {
     thread_local std::vector<double> scratch;
     const std::span<const double> values = ActualBlock(actual, begin, end, scratch);
+    thread_local std::vector<double> rounded;
+    const std::span<const double> goldens =
+        rounding == GoldenRounding::kAsGiven
+            ? golden.subspan(begin, end - begin)
+            : RoundedBlock(golden.subspan(begin, end - begin), out, rounded);
     for (size_t i = begin; i < end; ++i) {
       const double value = values[i - begin];
-      const double in_range = in_dtype_range(golden[i]);
+      const double gold = goldens[i - begin];
+      const double in_range = in_dtype_range(gold);
       if (!std::isfinite(in_range)) {
         if (!SameSpecial(value, in_range)) ++block.special_mismatches;
         continue;
       }
-      const double re = RelativeError(value, golden[i]);
+      const double re = RelativeError(value, gold);
       const double counted = std::isnan(re) ? INFINITY : re;
       block.sum += counted;
       block.mare = std::max(block.mare, counted);

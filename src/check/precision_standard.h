@@ -42,8 +42,11 @@ struct SingleBenchmark {
 SingleBenchmark JudgeSingleBenchmark(std::span<const double> actual, std::span<const double> golden, DType out);
 // The same with the device's values read a block at a time (a downloaded output decoded on
 // demand); so for CompareDoubleBenchmark and MeasureAgainstGolden below.
+// With kToOutputDType, each golden value is first rounded to the output dtype (CANN's golden
+// files hold that dtype: its ATK lists' single_bm is judged so), a block at a time.
+enum class GoldenRounding { kAsGiven, kToOutputDType };
 SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const double> golden,
-                                     DType out);
+                                     DType out, GoldenRounding rounding = GoldenRounding::kAsGiven);
 
 // One implementation against golden, as the double benchmark measures it: MARE, MERE and RMSE over
 // the normal range (|golden| >= the small-value threshold, every compared value finite), ErrorCount

@@ -252,6 +252,22 @@ double RoundTo(double value, DType dtype) {
   return value;
 }
 
+void RoundTo(std::span<const double> values, DType dtype, std::span<double> into) {
+  const auto each = [&](auto round) {
+    for (size_t i = 0; i < values.size(); ++i) into[i] = round(values[i]);
+  };
+  switch (dtype) {
+    case DType::kFloat32:
+      return each(FloatBits<DType::kFloat32>::Round);
+    case DType::kFloat16:
+      return each(FloatBits<DType::kFloat16>::Round);
+    case DType::kBFloat16:
+      return each(FloatBits<DType::kBFloat16>::Round);
+    default:
+      return each([dtype](double value) { return RoundTo(value, dtype); });
+  }
+}
+
 double DecodeElement(const void* address, DType dtype) {
   switch (dtype) {
     case DType::kFloat32:

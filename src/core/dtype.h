@@ -56,6 +56,9 @@ double DecodeBFloat16(uint16_t bits);
 // Rounds value once to the nearest value of dtype (ties to even); integers saturate and
 // truncate toward zero like a C cast of an in-range value, NaN becomes 0.
 double RoundTo(double value, DType dtype);
+// into[i] = RoundTo(values[i], dtype) for each i (into.size() >= values.size()), with the
+// dtype's rounding chosen once rather than per element.
+void RoundTo(std::span<const double> values, DType dtype, std::span<double> into);
 // Reads or writes one element at address.
 double DecodeElement(const void* address, DType dtype);
 void EncodeElement(void* address, DType dtype, double value);

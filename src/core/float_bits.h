@@ -77,6 +77,17 @@ struct FloatBits {
     return std::bit_cast<double>(static_cast<uint64_t>(ulp_exponent + 1023) << 52);
   }
 
+  // 1 / Ulp(value) for a finite value, exact (a power of two): a division by Ulp becomes a
+  // product with the same result. Not for float64, whose smallest spacing has no finite inverse.
+  static double InverseUlp(double value) requires(kDType != DType::kFloat64) {
+    int exponent = static_cast<int>((std::bit_cast<uint64_t>(value) >> 52) & 0x7FF) - 1023;
+    exponent = exponent < kMinExponent   ? kMinExponent
+               : exponent > kMaxExponent ? kMaxExponent
+                                         : exponent;
+    const int ulp_exponent = exponent - kPrecision + 1;
+    return std::bit_cast<double>(static_cast<uint64_t>(1023 - ulp_exponent) << 52);
+  }
+
   // OrderedIndex(value, kDType) for a value representable in kDType (infinities included), read
   // off the double's own bits instead of an encoding.
   static int64_t Ordered(double value) {

@@ -51,6 +51,22 @@ TEST(CannTolerance, GoldenIsRoundedToTheOutputDtype) {
   EXPECT_FALSE(v.passed);
 }
 
+// single_bm rounds the golden values block by block: every block of an output longer than one.
+TEST(CannTolerance, SingleBenchmarkRoundsTheGoldenOfEveryBlock) {
+  CannTolerance t;
+  t.standard = "single_bm";
+  const size_t n = 3 * 65536 + 5;
+  const std::vector<double> golden(n, 1 + 0x1p-12);  // 1 in float16, not in float32
+  const std::vector<double> device(n, 1.0);
+  CannOutputVerdict v;
+  ASSERT_TRUE(JudgeCannTolerance(t, "out", device, golden, DType::kFloat16, &v));
+  EXPECT_EQ(v.elements, static_cast<int64_t>(n));
+  EXPECT_EQ(v.mare, 0.0);
+  EXPECT_EQ(v.mere, 0.0);
+  ASSERT_TRUE(JudgeCannTolerance(t, "out", device, golden, DType::kFloat32, &v));
+  EXPECT_NEAR(v.mare, 0x1p-12, 1e-6);
+}
+
 TEST(CannTolerance, OutputsWithoutAnEntryAreNotJudged) {
   CannOutputVerdict v;
   EXPECT_FALSE(JudgeCannTolerance(Close(0, 0, 0), "gradBias", std::vector<double>{1},

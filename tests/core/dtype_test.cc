@@ -1,10 +1,12 @@
 // The dtype module against hand-computed values: every rounding tie, overflow, subnormals, ULPs.
+#include "core/dtype.h"
+
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
-
-#include "core/dtype.h"
+#include <vector>
 
 namespace aclnn_check {
 namespace {
@@ -107,6 +109,24 @@ TEST(RoundTo, EveryFloatDTypeAndIntegers) {
   EXPECT_EQ(RoundTo(3.7, DType::kInt32), 3.0);
   EXPECT_EQ(RoundTo(-300.0, DType::kInt8), -128.0);
   EXPECT_EQ(RoundTo(2.0, DType::kBool), 1.0);
+}
+
+// A span is rounded as each of its values alone: the float dtypes' fast rounding and the others'.
+TEST(RoundTo, ASpanRoundsEachValueAsRoundToDoes) {
+  const std::vector<double> values = {0.0,    -0.0,    1.0 + P2(-30), 1.0 + P2(-11) + P2(-40),
+                                      -3.7,   65520.0, P2(-25),       1e300,
+                                      -300.0, kInf,    -kInf,         kNaN};
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64,
+                      DType::kInt8, DType::kInt32, DType::kUInt8, DType::kBool}) {
+    std::vector<double> rounded(values.size() + 1, 42.0);
+    RoundTo(values, dtype, rounded);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const double want = RoundTo(values[i], dtype);
+      EXPECT_EQ(std::bit_cast<uint64_t>(rounded[i]), std::bit_cast<uint64_t>(want))
+          << DTypeName(dtype) << " " << values[i];
+    }
+    EXPECT_EQ(rounded.back(), 42.0) << "wrote past the values";
+  }
 }
 
 TEST(Ulp, SpacingAtKnownValues) {

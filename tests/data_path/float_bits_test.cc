@@ -72,6 +72,7 @@ void CompareAllSixteenBitEncodings() {
     for (double probe : {value, mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY)}) {
       ExpectRoundsAsTheDefinition<kDType>(probe);
       ASSERT_EQ(F::Ulp(probe), Ulp(probe, kDType)) << probe;
+      ASSERT_EQ(F::InverseUlp(probe), 1 / Ulp(probe, kDType)) << probe;
     }
   }
 }
@@ -91,6 +92,9 @@ void CompareRandomValues() {
     const double rounded = DefinitionRound<kDType>(value);
     if (std::isfinite(value)) {
       ASSERT_EQ(F::Ulp(value), Ulp(value, kDType)) << value;
+      if constexpr (kDType != DType::kFloat64) {
+        ASSERT_EQ(F::InverseUlp(value), 1 / Ulp(value, kDType)) << value;
+      }
     }
     ASSERT_EQ(F::Ordered(rounded), OrderedIndex(rounded, kDType)) << rounded;
     std::byte raw[8];
