@@ -190,18 +190,21 @@ void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRa
                   const SpecialContext& ctx) {
   const int64_t numel = view.numel();
   // The standard's rules draw per tensor (outlier positions), so they take the whole-tensor path.
-  const bool encoded = view.is_contiguous() && !UsesStandardRules(spec) &&
-                       DispatchFloating(view.dtype, [&]<DType kDType>() {
-    using F = FloatBits<kDType>;
-    std::byte* first = static_cast<std::byte*>(view.data) + view.offset * F::kBytes;
-    ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
-      thread_local std::vector<double> block;  // reused across blocks and tensors
-      if (block.size() < static_cast<size_t>(end - begin))
-        block.resize(static_cast<size_t>(end - begin));
-      DrawValues(spec, begin, end, random, ctx, block.data());
-      for (int64_t i = begin; i < end; ++i) F::Encode(first + i * F::kBytes, block[i - begin]);
-    });
-  });
+  // DrawValues rounds to ctx.dtype: where that is the view's, encoding need not round again.
+  const bool encoded =
+      view.is_contiguous() && !UsesStandardRules(spec) && ctx.dtype == view.dtype &&
+      DispatchFloating(view.dtype, [&]<DType kDType>() {
+        using F = FloatBits<kDType>;
+        std::byte* first = static_cast<std::byte*>(view.data) + view.offset * F::kBytes;
+        ForEachBlock(numel, [&](int64_t, int64_t begin, int64_t end) {
+          thread_local std::vector<double> block;  // reused across blocks and tensors
+          if (block.size() < static_cast<size_t>(end - begin))
+            block.resize(static_cast<size_t>(end - begin));
+          DrawValues(spec, begin, end, random, ctx, block.data());
+          for (int64_t i = begin; i < end; ++i)
+            F::EncodeRounded(first + i * F::kBytes, block[i - begin]);
+        });
+      });
   if (!encoded) {
     WriteFromDouble(view, GenerateValues(spec, numel, random, ctx));
     return;

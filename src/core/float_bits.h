@@ -145,6 +145,17 @@ struct FloatBits {
     }
   }
 
+  // EncodeElement(address, kDType, value) for a value already rounded to kDType: the rounding
+  // is not done again.
+  static void EncodeRounded(std::byte* address, double value) {
+    if constexpr (kDType == DType::kFloat16 || kDType == DType::kBFloat16) {
+      const uint16_t bits = Bits16OfRounded(value, value);
+      std::memcpy(address, &bits, sizeof bits);
+    } else {
+      Encode(address, value);
+    }
+  }
+
   // EncodeElement(address, kDType, value).
   static void Encode(std::byte* address, double value) {
     if constexpr (kDType == DType::kFloat32) {
@@ -166,8 +177,11 @@ struct FloatBits {
   }
 
   // The 16-bit encoding of value rounded: Round, then the rounded value's fields moved exactly.
-  static uint16_t Bits16(double value) {
-    const double rounded = Round(value);
+  static uint16_t Bits16(double value) { return Bits16OfRounded(Round(value), value); }
+
+  // The 16-bit encoding of rounded, a value of kDType (rounded from value, whose NaN payload the
+  // definition keeps the top of).
+  static uint16_t Bits16OfRounded(double rounded, double value) {
     if (rounded != rounded) {  // NaN: the definition keeps the top of the payload
       return kDType == DType::kFloat16 ? EncodeHalf(value) : EncodeBFloat16(value);
     }

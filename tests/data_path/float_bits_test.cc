@@ -63,6 +63,10 @@ void CompareAllSixteenBitEncodings() {
     ASSERT_EQ(std::bit_cast<uint64_t>(DecodeElement(raw, kDType)), std::bit_cast<uint64_t>(value))
         << bits;
     ExpectRoundsAsTheDefinition<kDType>(value);  // NaN: the payload the definition keeps
+    std::byte encoded[2], again[2];              // a NaN need not come back as its own encoding
+    EncodeElement(encoded, kDType, value);
+    F::EncodeRounded(again, value);
+    ASSERT_EQ(std::memcmp(again, encoded, 2), 0) << bits;
     if (std::isnan(value)) continue;
     ASSERT_EQ(F::Ordered(value), OrderedIndex(value, kDType)) << bits;
     if (!std::isfinite(value)) continue;
@@ -103,6 +107,8 @@ void CompareRandomValues() {
     std::byte encoded[8];
     F::Encode(encoded, value);
     ASSERT_EQ(std::memcmp(encoded, raw, F::kBytes), 0) << value;
+    F::EncodeRounded(encoded, rounded);
+    ASSERT_EQ(std::memcmp(encoded, raw, F::kBytes), 0) << rounded;
   }
 }
 
