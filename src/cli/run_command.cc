@@ -317,8 +317,12 @@ int Run(const RunOptions& options) {
   // Points over the memory limit are refused up front instead of being killed by the system.
   std::vector<const TestPoint*> runnable;
   std::vector<size_t> runnable_index;
+  const LaterCalls later = options.precision.recheck > 0 ? LaterCalls::kOnFreshSeedPoints
+                           : context.repeat > 1 || !options.precision.benchmark_provider.empty()
+                               ? LaterCalls::kBesideItsReference
+                               : LaterCalls::kNone;
   for (size_t i = 0; i < selected.size(); ++i) {
-    const uint64_t needed = EstimatedBytes(*selected[i]);
+    const uint64_t needed = EstimatedBytes(*selected[i], later);
     if (needed > max_memory) {
       TestPointResult refused = AbortedResult(
           *selected[i], context, "harness.memory",

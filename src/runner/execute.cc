@@ -244,11 +244,14 @@ DeviceOutputs CapturedOutputs::Decoded() const {
   return decoded;
 }
 
-uint64_t EstimatedBytes(const TestPoint& point) {
-  // The most a point holds at once: with its reference computed before the call (a prepared point
-  // given to ExecutePreparedPoint), the reference beside the device buffers.
+uint64_t EstimatedBytes(const TestPoint& point, LaterCalls later) {
   const Footprint footprint = FootprintOf(point);
-  return footprint.inputs + footprint.reference + footprint.device;
+  const uint64_t after_call = footprint.inputs + footprint.downloads + footprint.reference;
+  // One call: the inputs beside the device buffers, then beside the downloads and the reference.
+  if (later == LaterCalls::kNone) return std::max(footprint.inputs + footprint.device, after_call);
+  // A later call's device buffers beside what the first left.
+  const uint64_t beside = after_call + footprint.device;
+  return later == LaterCalls::kBesideItsReference ? beside : 2 * beside;
 }
 
 PreparedPoint PreparePoint(const TestPoint& point, bool with_reference) {

@@ -98,9 +98,17 @@ Tolerance ToleranceOf(const TestPoint& point, std::string_view output);
 // Element rules' expectations: a profile's override, else the documented one.
 ExpectationLookup ExpectationsOf(const Profiles& profiles);
 
-// Bytes the harness and provider hold for a test point (host copies, device buffers, decoded
-// values, the reference): what --max-memory is compared with.
-uint64_t EstimatedBytes(const TestPoint& point);
+// What the runner does with a point beyond its first call, for the point's memory estimate.
+enum class LaterCalls {
+  kNone,                // one call; the reference is computed after it
+  kBesideItsReference,  // --repeat, a benchmark provider: calls while the reference is held
+  kOnFreshSeedPoints,   // --recheck: fresh-seed points run beside the first, each as above
+};
+
+// Bytes the harness and provider hold at most for a test point: the inputs' host copies, the
+// device buffers, and after the call the downloads and the reference. What --max-memory is
+// compared with.
+uint64_t EstimatedBytes(const TestPoint& point, LaterCalls later = LaterCalls::kNone);
 
 // text in single quotes for a POSIX shell.
 std::string ShellQuote(const std::string& text);

@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "cases/case_file.h"
+#include "cases/test_point.h"
+#include "runner/execute.h"
 #include "support/temp_dir.h"
 
 extern char** environ;
@@ -66,6 +69,17 @@ TEST(PointMemory, AFloat32ElementwisePointPeaksAtMost34BytesPerElement) {
   // 40; this measures 30.3 here, 40.0 with the reference computed before the call and 42.1 with a
   // host copy of the output besides.
   EXPECT_LE(per_element, 34) << "peak " << large << " bytes, " << small << " for a tiny point";
+  // --max-memory's estimate of the point is what the run holds (the run's fixed part aside).
+  const CaseFile c = LoadCaseFile(dir.path() / "large.json");
+  const std::vector<TestPoint> points = ExpandCase(c, Product::kA2);
+  ASSERT_EQ(points.size(), 1u);
+  const double estimate = static_cast<double>(EstimatedBytes(points[0]));
+  const double measured = static_cast<double>(large - small);
+  EXPECT_NEAR(estimate / measured, 1.0, 0.1)
+      << "estimate " << estimate << ", measured " << measured;
+  // Calls beside the first one's reference add one set of device buffers, 12 bytes per element.
+  EXPECT_EQ(EstimatedBytes(points[0], LaterCalls::kBesideItsReference) - EstimatedBytes(points[0]),
+            uint64_t{8 + 4} * 2048 * 4096);
 }
 
 }  // namespace
