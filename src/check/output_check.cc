@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "check/element_terms.h"
 #include "core/float_bits.h"
 #include "core/parallel_blocks.h"
 
@@ -40,18 +41,38 @@ namespace {
 // elements without a rule can apply.
 enum ExtraRule : size_t { kOverflowBound, kSpecialValues, kUnderflow, kExtraRules };
 
-// What one block contributes; blocks merge in order, so every count, maximum, first index and
-// worst element is what one pass over all elements gives, and the sums add per block.
-struct BlockPartial {
+// The counts, sums, maxima and worst element of a block: plain values, so the loop over a block
+// keeps a copy in registers (the partial it fills lives in a vector: each += on it went through
+// memory).
+struct Running {
   int64_t finite = 0, failures = 0, rel_count = 0, within = 0, bias_count = 0, underflow = 0;
   double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
   double bias_sum = 0, rounded_bias_sum = 0;
   double max_ulp = 0, max_rel = 0;
-  std::array<int64_t, 7> histogram{};
   int64_t worst_index = -1;
   bool worst_passed = true;
   double worst_rank = -1;
   double worst_ulp = 0;
+
+  // The worst element: any failure beats any pass; among equals, the larger finite error. A
+  // passing element accepted through a rule's alternative may have an infinite distance to the
+  // reference; it must not outrank anything.
+  void Rank(int64_t index, bool passed, double ulp_error) {
+    const double rank = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
+    if (worst_index < 0 || (!passed && worst_passed) ||
+        (passed == worst_passed && rank > worst_rank)) {
+      worst_index = index;
+      worst_passed = passed;
+      worst_rank = rank;
+      worst_ulp = ulp_error;
+    }
+  }
+};
+
+// What one block contributes; blocks merge in order, so every count, maximum, first index and
+// worst element is what one pass over all elements gives, and the sums add per block.
+struct BlockPartial : Running {
+  std::array<int64_t, 7> histogram{};
   std::vector<RuleTally> tallies;  // empty until a rule applies: rules() + 1 tags, then extras
   std::vector<const Expectation*> expectations;  // per tag, looked up on first use
 
@@ -74,19 +95,6 @@ struct BlockPartial {
       ++tally.held;
     } else if (tally.first_failure < 0) {
       tally.first_failure = index;
-    }
-  }
-
-  // The worst element: any failure beats any pass; among equals, the larger finite error. A
-  // passing element accepted through a rule's alternative may have an infinite distance to the
-  // reference; it must not outrank anything.
-  void Rank(int64_t index, bool passed, double ulp_error) {
-    const double rank = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
-    if (worst_index < 0 || (!passed && worst_passed) || (passed == worst_passed && rank > worst_rank)) {
-      worst_index = index;
-      worst_passed = passed;
-      worst_rank = rank;
-      worst_ulp = ulp_error;
     }
   }
 };
@@ -175,7 +183,10 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
   const double mag_tolerance = in.tolerance.c * UnitRoundoff(in.tolerance.compute);
   const double tiny = SmallestNormal(in.tolerance.compute);
   const size_t rules = in.op.rules().size();
-  for (int64_t i = begin; i < end; ++i) {
+  Running r = p;            // the hot counts and sums, in registers
+  int64_t exact_steps = 0;  // histogram[0] of the elements the loop decides
+  // Any element of the block, one at a time.
+  const auto general = [&](int64_t i) {
     const double dev = device[static_cast<size_t>(i - begin)];
     const double ref = value[i];
     const double rounded = F::Round(ref);
@@ -190,13 +201,15 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
       // its run.)
       const bool passed = std::isnan(ref) ? std::isnan(dev) : dev == ref;
       p.Apply(p.Tally(bound_rule ? tag : rules + 1 + kSpecialValues, rules), passed, i);
-      if (!passed) ++p.failures;
-      p.Rank(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
-      continue;
+      if (!passed) ++r.failures;
+      r.Rank(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
+      return;
     }
     if ((tag != kNoRule && !bound_rule) || !std::isfinite(rounded) || !std::isfinite(dev)) {
+      static_cast<Running&>(p) = r;
       CheckSpecialElement(in, static_cast<size_t>(i), dev, p);
-      continue;
+      r = p;
+      return;
     }
     const double error = dev - ref;
     const double abs_error = std::fabs(error);
@@ -212,43 +225,101 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
     if (!passed && (std::fabs(ref) < tiny || mag[i] < tiny) && abs_error <= tiny) {
       passed = true;
       if (!bound_rule) {
-        ++p.underflow;
+        ++r.underflow;
         p.Apply(p.Tally(rules + 1 + kUnderflow, rules), true, i);
       }
     }
     if (bound_rule) p.Apply(p.Tally(tag, rules), passed, i);
-    ++p.finite;
-    p.sum_ulp += ulp_error;
-    p.max_ulp = std::max(p.max_ulp, ulp_error);
+    ++r.finite;
+    r.sum_ulp += ulp_error;
+    r.max_ulp = std::max(r.max_ulp, ulp_error);
     if (dev == rounded) {  // most elements of a right kernel: no need to count the steps
-      ++p.histogram[0];
+      ++exact_steps;
     } else {
       const int64_t steps = F::Ordered(dev) - F::Ordered(rounded);
       ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
     }
-    p.sum_sq += error * error;
-    p.sum_signed += error;
-    p.sum_abs_ref += std::fabs(ref);
+    r.sum_sq += error * error;
+    r.sum_signed += error;
+    r.sum_abs_ref += std::fabs(ref);
     if (ref != 0) {
       const double rel = abs_error / std::fabs(ref);
-      p.sum_rel += rel;
-      ++p.rel_count;
-      p.max_rel = std::max(p.max_rel, rel);
-      if (rel <= 1e-3) ++p.within;
-    } else if (dev == 0) {
-      ++p.within;
+      r.sum_rel += rel;
+      ++r.rel_count;
+      r.max_rel = std::max(r.max_rel, rel);
+      r.within += rel <= 1e-3;
+    } else {
+      r.within += dev == 0;
     }
     if constexpr (kSixteenBit) {
       if (!bound_rule && ref != 0) {
         const double sign_per_ulp = ref > 0 ? per_ulp : -per_ulp;
-        p.bias_sum += error * sign_per_ulp;
-        p.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
-        ++p.bias_count;
+        r.bias_sum += error * sign_per_ulp;
+        r.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
+        ++r.bias_count;
       }
     }
-    if (!passed) ++p.failures;
-    p.Rank(i, passed, ulp_error);
+    if (!passed) ++r.failures;
+    r.Rank(i, passed, ulp_error);
+  };
+  // The common case, a chunk at a time: an element without a rule or under a rule that expects
+  // "ref", finite and within the bound, has its terms computed a vector at a time and summed
+  // here in element order, as general sums them.
+  constexpr int64_t kChunk = 256;
+  double rounded[kChunk], ulp_error[kChunk], relative[kChunk], bias[kChunk], rounded_bias[kChunk],
+      common[kChunk];
+  const ElementTerms terms{rounded, ulp_error, relative, bias, rounded_bias, common};
+  for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
+    const int64_t count = std::min(kChunk, end - chunk);
+    const int64_t computed = static_cast<int64_t>(
+        ComputeElementTerms(kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
+                            static_cast<size_t>(count), ulp_tolerance, mag_tolerance, terms));
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t i = chunk + k;
+      const RuleTag tag = tags[i];
+      const bool bound_rule =
+          tag != kNoRule &&
+          p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference();
+      if (k >= computed || common[k] == 0 || (tag != kNoRule && !bound_rule)) {
+        general(i);
+        continue;
+      }
+      const double ref = value[i];
+      const double error = device[static_cast<size_t>(i - begin)] - ref;
+      if (bound_rule) p.Apply(p.Tally(tag, rules), true, i);
+      ++r.finite;
+      r.sum_ulp += ulp_error[k];
+      r.max_ulp = std::max(r.max_ulp, ulp_error[k]);
+      const double dev = device[static_cast<size_t>(i - begin)];
+      if (dev == rounded[k]) {
+        ++exact_steps;
+      } else {
+        const int64_t steps = F::Ordered(dev) - F::Ordered(rounded[k]);
+        ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
+      }
+      r.sum_sq += error * error;
+      r.sum_signed += error;
+      r.sum_abs_ref += std::fabs(ref);
+      if (ref != 0) {
+        r.sum_rel += relative[k];
+        ++r.rel_count;
+        r.max_rel = std::max(r.max_rel, relative[k]);
+        r.within += relative[k] <= 1e-3;
+      } else {
+        r.within += dev == 0;
+      }
+      if constexpr (kSixteenBit) {
+        if (!bound_rule && ref != 0) {
+          r.bias_sum += bias[k];
+          r.rounded_bias_sum += rounded_bias[k];
+          ++r.bias_count;
+        }
+      }
+      r.Rank(i, true, ulp_error[k]);
+    }
   }
+  static_cast<Running&>(p) = r;
+  p.histogram[0] += exact_steps;
 }
 
 void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
