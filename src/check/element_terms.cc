@@ -1,16 +1,20 @@
 // The vector part of the checker's common case. A lane computes what CheckBlock computes for its
-// element: the same IEEE operations in the same order, and FloatBits' rounding, spacing and
-// inverse spacing done on the lane's bits.
+// element: the same IEEE operations in the same order, and FloatBits' rounding (RoundLanes),
+// spacing and inverse spacing done on the lane's bits.
+// Highway's per-target inclusion needs foreach_target first.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "check/element_terms.cc"
-#include "check/element_terms.h"
-
-#include <bit>
-#include <cstdint>
-
-#include "core/float_bits.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+
+#include "core/round_lanes-inl.h"
+
+#include <cstdint>
+
+#include "check/element_terms.h"
+#include "core/float_bits.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::HWY_NAMESPACE {
@@ -20,46 +24,6 @@ using D = hn::ScalableTag<double>;
 using V = hn::Vec<D>;
 using DU = hn::RebindToUnsigned<D>;
 using DI = hn::RebindToSigned<D>;
-
-// a >= b for lanes holding values below 2^63 (compared as signed: AVX2 has no unsigned compare).
-HWY_INLINE hn::Mask<DU> AtLeast(hn::Vec<DU> a, uint64_t b) {
-  const DI di;
-  const DU du;
-  return hn::RebindMask(du, hn::Gt(hn::BitCast(di, a), hn::Set(di, static_cast<int64_t>(b) - 1)));
-}
-
-// FloatBits<kOut>::Round for finite values (a lane holding inf or NaN gives inf: such elements
-// take the general path). float32 too is rounded on the bits: Highway's DemoteTo saturates on
-// some targets where the cast gives inf.
-template <DType kOut>
-HWY_INLINE V Round(V value) {
-  const D d;
-  using F = FloatBits<kOut>;
-  const DU du;
-  constexpr uint64_t kSign = uint64_t{1} << 63;
-  constexpr uint64_t kInfinity = uint64_t{0x7FF} << 52;
-  constexpr uint64_t kSmallestNormal = static_cast<uint64_t>(F::kMinExponent + 1023) << 52;
-  constexpr uint64_t kOverflow = static_cast<uint64_t>(F::kMaxExponent + 1 + 1023) << 52;
-  constexpr int kDropped = 53 - F::kPrecision;
-  const auto bits = hn::BitCast(du, value);
-  const auto sign = hn::And(bits, hn::Set(du, kSign));
-  const auto magnitude = hn::AndNot(hn::Set(du, kSign), bits);
-  // Normal: ties to even by adding just under half a unit plus the kept part's lowest bit.
-  auto normal = hn::Add(hn::Add(magnitude, hn::Set(du, (uint64_t{1} << (kDropped - 1)) - 1)),
-                        hn::And(hn::ShiftRight<kDropped>(magnitude), hn::Set(du, 1)));
-  normal = hn::AndNot(hn::Set(du, (uint64_t{1} << kDropped) - 1), normal);
-  normal = hn::IfThenElse(AtLeast(normal, kOverflow), hn::Set(du, kInfinity), normal);
-  // Below the smallest normal: a whole count of the fixed spacing.
-  constexpr double kUnit = std::bit_cast<double>(
-      static_cast<uint64_t>(F::kMinExponent - F::kPrecision + 1 + 1023) << 52);
-  constexpr double kPerUnit = 1.0 / kUnit;
-  const auto units =
-      hn::Sub(hn::Add(hn::Mul(hn::BitCast(d, magnitude), hn::Set(d, kPerUnit)), hn::Set(d, 0x1p52)),
-              hn::Set(d, 0x1p52));
-  const auto small = hn::BitCast(du, hn::Mul(units, hn::Set(d, kUnit)));
-  return hn::BitCast(
-      d, hn::Or(sign, hn::IfThenElse(AtLeast(magnitude, kSmallestNormal), normal, small)));
-}
 
 template <DType kOut>
 void Terms(const double* device, const double* reference, const double* mag, size_t count,
@@ -76,7 +40,7 @@ void Terms(const double* device, const double* reference, const double* mag, siz
   for (size_t i = 0; i + lanes <= count; i += lanes) {
     const V dev = hn::LoadU(d, device + i);
     const V ref = hn::LoadU(d, reference + i);
-    const V rounded = Round<kOut>(ref);
+    const V rounded = RoundLanes<kOut>(d, ref);
     // FloatBits::Ulp and InverseUlp: the exponent clamped to the dtype's, then 2^(e - p + 1) and
     // its inverse built as bits.
     auto biased =
