@@ -139,6 +139,20 @@ void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const Counter
     // The first draws of the block at once, each then replaced by its value (already rounded:
     // no second rounding through each).
     UniformBlock(random, static_cast<uint64_t>(begin), 1, static_cast<size_t>(end - begin), out);
+    if (UniformValuesInPlace(ctx.dtype, spec.low, spec.high, spec.low_open, spec.high_open, out,
+                             static_cast<size_t>(end - begin))) {
+      // Values on an open bound (NaN here) are drawn again from their first draw, as below.
+      DispatchFloating(ctx.dtype, [&]<DType kDType>() {
+        for (int64_t i = begin; i < end; ++i) {
+          if (!std::isnan(out[i - begin])) continue;
+          const uint64_t n = static_cast<uint64_t>(i);
+          out[i - begin] =
+              UniformValue(spec, n, random.Uniform(n), random, ctx.dtype,
+                           [](double value) { return FloatBits<kDType>::Round(value); });
+        }
+      });
+      return;
+    }
     const bool floating = DispatchFloating(ctx.dtype, [&]<DType kDType>() {
       for (int64_t i = begin; i < end; ++i) {
         out[i - begin] =

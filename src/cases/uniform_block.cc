@@ -1,10 +1,17 @@
 // The vector part of UniformBlock: SplitMix64's finalizer on 64-bit lanes.
+// Highway's per-target inclusion needs foreach_target first.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cases/uniform_block.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "core/round_lanes-inl.h"
+
+#include <limits>
+
 #include "cases/uniform_block.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::HWY_NAMESPACE {
@@ -67,13 +74,65 @@ void UniformLanes(uint64_t key, uint64_t first, uint64_t stride, size_t count, d
   }
 }
 
+// UniformValuesInPlace for one dtype.
+template <DType kDType>
+void ScaledLanes(double low, double high, bool low_open, bool high_open, double* values,
+                 size_t count) {
+  const hn::ScalableTag<double> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto lowest = hn::Set(d, low);
+  const auto highest = hn::Set(d, high);
+  const auto span = hn::Set(d, high - low);
+  const auto marker = hn::Set(d, std::numeric_limits<double>::quiet_NaN());
+  const auto one_vector = [&](double* at) {
+    const auto value = RoundLanes<kDType>(d, hn::Add(lowest, hn::Mul(span, hn::LoadU(d, at))));
+    auto outside = hn::Lt(value, value);  // none
+    if (low_open) outside = hn::Or(outside, hn::Le(value, lowest));
+    if (high_open) outside = hn::Or(outside, hn::Ge(value, highest));
+    hn::StoreU(hn::IfThenElse(outside, marker, value), d, at);
+  };
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) one_vector(values + i);
+  if (i == count) return;
+  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)] = {};
+  for (size_t k = 0; i + k < count; ++k) tail[k] = values[i + k];
+  one_vector(tail);
+  for (size_t k = 0; i + k < count; ++k) values[i + k] = tail[k];
+}
+
+bool ScaledValues(DType dtype, double low, double high, bool low_open, bool high_open,
+                  double* values, size_t count) {
+  switch (dtype) {
+    case DType::kFloat32:
+      ScaledLanes<DType::kFloat32>(low, high, low_open, high_open, values, count);
+      return true;
+    case DType::kFloat16:
+      ScaledLanes<DType::kFloat16>(low, high, low_open, high_open, values, count);
+      return true;
+    case DType::kBFloat16:
+      ScaledLanes<DType::kBFloat16>(low, high, low_open, high_open, values, count);
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace aclnn_check::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <cmath>
+
 namespace aclnn_check {
 
 HWY_EXPORT(UniformLanes);
+HWY_EXPORT(ScaledValues);
+
+bool UniformValuesInPlace(DType dtype, double low, double high, bool low_open, bool high_open,
+                          double* values, size_t count) {
+  if (!std::isfinite(low) || !std::isfinite(high)) return false;
+  return HWY_DYNAMIC_DISPATCH(ScaledValues)(dtype, low, high, low_open, high_open, values, count);
+}
 
 void UniformBlock(const CounterRandom& random, uint64_t first, uint64_t stride, size_t count,
                   double* u) {

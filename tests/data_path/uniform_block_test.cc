@@ -7,10 +7,12 @@
 #include <hwy/targets.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "cases/input_generator.h"
+#include "core/dtype.h"
 
 namespace aclnn_check {
 namespace {
@@ -45,6 +47,52 @@ TEST(UniformBlock, EveryValueIsCounterRandomsUniformBitForBit) {
         EXPECT_EQ(u[run.count], -1.0) << "wrote past the count";
       }
     }
+  }
+  hwy::DisableTargets(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+}
+
+// A block of draws scaled to [low, high) and rounded, a vector at a time: RoundTo of the scaled
+// draw, or NaN (to be drawn again) where it lands on or past an open bound; ranges where rounding
+// reaches the bounds often (bf16 and fp16 near 1, fp16 subnormals near 0), on every target.
+TEST(UniformBlock, ScaledValuesAreTheRoundedDrawOrAMarkedRedraw) {
+  struct Range {
+    double low, high;
+    bool low_open, high_open;
+  };
+  const std::vector<Range> ranges = {
+      {-4, 4, false, false}, {0, 1, true, true}, {1, 1.01, true, true}, {0, 0x1p-20, true, false}};
+  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    SCOPED_TRACE(hwy::TargetName(target));
+    hwy::DisableTargets(target - 1);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      for (const Range& range : ranges) {
+        const size_t count = 20003;  // ends mid-vector
+        std::vector<double> draws(count + 1, -1.0);
+        UniformBlock(CounterRandom(9, "scaled", "x"), 0, 1, count, draws.data());
+        std::vector<double> values = draws;
+        ASSERT_TRUE(UniformValuesInPlace(dtype, range.low, range.high, range.low_open,
+                                         range.high_open, values.data(), count));
+        int64_t wrong = 0, redraws = 0;
+        for (size_t i = 0; i < count; ++i) {
+          const double value = RoundTo(range.low + (range.high - range.low) * draws[i], dtype);
+          const bool outside =
+              (range.low_open && value <= range.low) || (range.high_open && value >= range.high);
+          redraws += outside;
+          if (outside ? !std::isnan(values[i])
+                      : std::bit_cast<uint64_t>(values[i]) != std::bit_cast<uint64_t>(value)) {
+            ++wrong;
+          }
+        }
+        EXPECT_EQ(wrong, 0) << DTypeName(dtype) << " [" << range.low << ", " << range.high << ")";
+        if (range.low == 1 && dtype != DType::kFloat32) {
+          EXPECT_GT(redraws, 0) << "no redraw tested";
+        }
+        EXPECT_EQ(values[count], -1.0) << "wrote past the count";
+      }
+    }
+    EXPECT_FALSE(UniformValuesInPlace(DType::kFloat64, 0, 1, false, false, nullptr, 0));
   }
   hwy::DisableTargets(0);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
