@@ -85,15 +85,12 @@ void DrawNormal(const InputSpec& spec, int64_t begin, int64_t end, const Counter
       for (int64_t i = begin; i < end; ++i) out[i - begin] = exact(i);
     } else {
       NormalBlock(random, static_cast<uint64_t>(begin), count, out);
-      const double spread = std::fabs(spec.std);
-      for (int64_t i = begin; i < end; ++i) {
-        const double z = out[i - begin];
-        const double value = spec.mean + spec.std * z;
-        // z's bound, then a few roundings of the products and sums on either side.
-        const double roundings = spread * std::fabs(z) + std::fabs(value) + std::fabs(spec.mean);
-        const double error = spread * kNormalBlockError + roundings * 0x1p-48;
-        const double low = F::Round(value - error);
-        out[i - begin] = low == F::Round(value + error) ? low : F::Round(exact(i));
+      if (NormalValuesInPlace(kDType, spec.mean, spec.std, out, count)) {
+        for (int64_t i = begin; i < end; ++i) {
+          if (std::isnan(out[i - begin])) out[i - begin] = F::Round(exact(i));
+        }
+      } else {
+        for (int64_t i = begin; i < end; ++i) out[i - begin] = F::Round(exact(i));
       }
     }
   });

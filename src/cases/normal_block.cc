@@ -1,14 +1,20 @@
 // The vector part of NormalBlock: log, sqrt and cos of uniforms drawn by CounterRandom.
+// Highway's per-target inclusion needs foreach_target first.
+// clang-format off
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cases/normal_block.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
 #include "hwy/contrib/math/math-inl.h"
+#include "core/round_lanes-inl.h"
 
+#include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "cases/normal_block.h"
+// clang-format on
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::HWY_NAMESPACE {
@@ -41,6 +47,54 @@ void BoxMuller(const double* u1, const double* u2, double* z, size_t count) {
   for (size_t k = 0; i + k < count; ++k) z[i + k] = out[k];
 }
 
+// NormalValuesInPlace for one dtype.
+template <DType kDType>
+void ScaledLanes(double mean, double std, double* z, size_t count) {
+  const hn::ScalableTag<double> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto means = hn::Set(d, mean);
+  const auto stds = hn::Set(d, std);
+  const auto spread = hn::Set(d, std::fabs(std));
+  const auto mean_size = hn::Set(d, std::fabs(mean));
+  const auto z_error = hn::Set(d, std::fabs(std) * kNormalBlockError);
+  const auto rounding = hn::Set(d, 0x1p-48);
+  const auto marker = hn::Set(d, std::numeric_limits<double>::quiet_NaN());
+  const auto one_vector = [&](double* at) {
+    const auto draw = hn::LoadU(d, at);
+    const auto value = hn::Add(means, hn::Mul(stds, draw));
+    // z's bound, then a few roundings of the products and sums on either side.
+    const auto roundings =
+        hn::Add(hn::Add(hn::Mul(spread, hn::Abs(draw)), hn::Abs(value)), mean_size);
+    const auto error = hn::Add(z_error, hn::Mul(roundings, rounding));
+    const auto low = RoundLanes<kDType>(d, hn::Sub(value, error));
+    const auto high = RoundLanes<kDType>(d, hn::Add(value, error));
+    hn::StoreU(hn::IfThenElse(hn::Eq(low, high), low, marker), d, at);
+  };
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) one_vector(z + i);
+  if (i == count) return;
+  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)] = {};
+  for (size_t k = 0; i + k < count; ++k) tail[k] = z[i + k];
+  one_vector(tail);
+  for (size_t k = 0; i + k < count; ++k) z[i + k] = tail[k];
+}
+
+bool ScaledValues(DType dtype, double mean, double std, double* z, size_t count) {
+  switch (dtype) {
+    case DType::kFloat32:
+      ScaledLanes<DType::kFloat32>(mean, std, z, count);
+      return true;
+    case DType::kFloat16:
+      ScaledLanes<DType::kFloat16>(mean, std, z, count);
+      return true;
+    case DType::kBFloat16:
+      ScaledLanes<DType::kBFloat16>(mean, std, z, count);
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace aclnn_check::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -52,6 +106,12 @@ HWY_AFTER_NAMESPACE();
 namespace aclnn_check {
 
 HWY_EXPORT(BoxMuller);
+HWY_EXPORT(ScaledValues);
+
+bool NormalValuesInPlace(DType dtype, double mean, double std, double* z, size_t count) {
+  if (!std::isfinite(mean) || !std::isfinite(std)) return false;
+  return HWY_DYNAMIC_DISPATCH(ScaledValues)(dtype, mean, std, z, count);
+}
 
 void NormalBlock(const CounterRandom& random, uint64_t first, size_t count, double* z) {
   // Counters 2k and 2k + 1, as in CounterRandom::Normal: the first into the thread's scratch

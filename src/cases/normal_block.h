@@ -18,4 +18,11 @@ constexpr double kNormalBlockError = 0x1p-40;
 // the same uniforms, with Highway's Log and Cos in place of libm's.
 void NormalBlock(const CounterRandom& random, uint64_t first, size_t count, double* z);
 
+// z[i] (NormalBlock's draws) becomes RoundTo(mean + std * z[i], dtype) where that is certain:
+// where the interval kNormalBlockError and a few roundings allow around the value holds no
+// rounding boundary of the dtype; NaN elsewhere (rare), for the caller to draw again with libm.
+// A vector at a time, for float32, float16 and bfloat16; false, nothing written, for another
+// dtype or a mean or std that is not finite.
+bool NormalValuesInPlace(DType dtype, double mean, double std, double* z, size_t count);
+
 }  // namespace aclnn_check

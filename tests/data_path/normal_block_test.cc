@@ -4,12 +4,14 @@
 #include "cases/normal_block.h"
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "cases/input_generator.h"
+#include "core/dtype.h"
 #include "core/float_bits.h"
 
 namespace aclnn_check {
@@ -65,6 +67,39 @@ TEST(InputGenerator, NormalValuesAreLibmsDrawRoundedToTheDType) {
                               << spread.std << ", first at " << first;
     }
   }
+}
+
+// A value within NormalBlock's error bound of a rounding boundary of the dtype (a tie between two
+// neighbours) is left to libm (NaN); a value clear of every boundary is rounded, on every target.
+TEST(NormalBlock, ValuesNearARoundingBoundaryAreLeftToLibm) {
+  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    SCOPED_TRACE(hwy::TargetName(target));
+    hwy::DisableTargets(target - 1);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      std::vector<double> near, clear;
+      for (double base : {1.0, -1.5, 0.75, 3.25}) {
+        const double step = Ulp(base, dtype);
+        const double tie = base + step / 2;
+        for (double offset : {0.0, 0x1p-50, -0x1p-50}) near.push_back(tie * (1 + offset));
+        clear.push_back(base + step / 4);
+        clear.push_back(base - step / 8);
+      }
+      std::vector<double> z = near;  // mean 0, std 1: the value is z itself
+      z.insert(z.end(), clear.begin(), clear.end());
+      ASSERT_TRUE(NormalValuesInPlace(dtype, 0, 1, z.data(), z.size()));
+      for (size_t i = 0; i < near.size(); ++i) {
+        EXPECT_TRUE(std::isnan(z[i])) << DTypeName(dtype) << " " << near[i];
+      }
+      for (size_t i = 0; i < clear.size(); ++i) {
+        EXPECT_EQ(z[near.size() + i], RoundTo(clear[i], dtype))
+            << DTypeName(dtype) << " " << clear[i];
+      }
+    }
+    EXPECT_FALSE(NormalValuesInPlace(DType::kFloat64, 0, 1, nullptr, 0));
+  }
+  hwy::DisableTargets(0);
+  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
 }
 
 }  // namespace
