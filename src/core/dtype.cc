@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/float_bits.h"
+#include "core/float_blocks.h"
 
 namespace aclnn_check {
 namespace {
@@ -253,19 +254,8 @@ double RoundTo(double value, DType dtype) {
 }
 
 void RoundTo(std::span<const double> values, DType dtype, std::span<double> into) {
-  const auto each = [&](auto round) {
-    for (size_t i = 0; i < values.size(); ++i) into[i] = round(values[i]);
-  };
-  switch (dtype) {
-    case DType::kFloat32:
-      return each(FloatBits<DType::kFloat32>::Round);
-    case DType::kFloat16:
-      return each(FloatBits<DType::kFloat16>::Round);
-    case DType::kBFloat16:
-      return each(FloatBits<DType::kBFloat16>::Round);
-    default:
-      return each([dtype](double value) { return RoundTo(value, dtype); });
-  }
+  if (RoundBlock(dtype, values.data(), values.size(), into.data())) return;
+  for (size_t i = 0; i < values.size(); ++i) into[i] = RoundTo(values[i], dtype);
 }
 
 double DecodeElement(const void* address, DType dtype) {

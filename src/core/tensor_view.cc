@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/float_bits.h"
+#include "core/float_blocks.h"
 
 namespace aclnn_check {
 
@@ -59,11 +60,7 @@ void ReadAsDouble(const TensorView& view, int64_t begin, std::span<double> into)
   if (view.is_contiguous()) {
     const std::byte* first = static_cast<const std::byte*>(view.data) +
                              (view.offset + begin) * static_cast<int64_t>(DTypeSize(view.dtype));
-    const bool decoded = DispatchFloating(view.dtype, [&]<DType kDType>() {
-      using F = FloatBits<kDType>;
-      for (size_t i = 0; i < into.size(); ++i) into[i] = F::Decode(first + i * F::kBytes);
-    });
-    if (decoded) return;
+    if (DecodeBlock(view.dtype, first, into.size(), into.data())) return;
   }
   ForEachElementIn(view, begin, end, [&](int64_t logical, int64_t storage) {
     into[static_cast<size_t>(logical - begin)] = DecodeElement(view.element_address(storage), view.dtype);
