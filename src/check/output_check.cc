@@ -41,9 +41,9 @@ namespace {
 // elements without a rule can apply.
 enum ExtraRule : size_t { kOverflowBound, kSpecialValues, kUnderflow, kExtraRules };
 
-// The counts, sums, maxima and worst element of a block: plain values, so the loop over a block
-// keeps a copy in registers (the partial it fills lives in a vector: each += on it went through
-// memory).
+// The counts, sums, maxima and worst element of a block: plain values, which the loop over a
+// block keeps in a local copy (the partial it fills lives in a vector, which the compiler must
+// assume the spans it reads may alias).
 struct Running {
   int64_t finite = 0, failures = 0, rel_count = 0, within = 0, bias_count = 0, underflow = 0;
   double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
@@ -183,8 +183,45 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
   const double mag_tolerance = in.tolerance.c * UnitRoundoff(in.tolerance.compute);
   const double tiny = SmallestNormal(in.tolerance.compute);
   const size_t rules = in.op.rules().size();
-  Running r = p;            // the hot counts and sums, in registers
+  Running r = p;            // the counts and sums, local while the block runs
   int64_t exact_steps = 0;  // histogram[0] of the elements the loop decides
+  // A finite element within reach of the bound, its terms computed: the counts, sums, histogram
+  // and rank (relative and the bias terms are read only where the reference is not 0, the bias
+  // only for a 16-bit output and an element without a rule).
+  const auto add_finite = [&](int64_t i, double dev, double ref, double rounded, double ulp_error,
+                              double relative, double bias, double rounded_bias, bool bound_rule,
+                              bool passed) {
+    const double error = dev - ref;
+    ++r.finite;
+    r.sum_ulp += ulp_error;
+    r.max_ulp = std::max(r.max_ulp, ulp_error);
+    if (dev == rounded) {  // most elements of a right kernel: no need to count the steps
+      ++exact_steps;
+    } else {
+      const int64_t steps = F::Ordered(dev) - F::Ordered(rounded);
+      ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
+    }
+    r.sum_sq += error * error;
+    r.sum_signed += error;
+    r.sum_abs_ref += std::fabs(ref);
+    if (ref != 0) {
+      r.sum_rel += relative;
+      ++r.rel_count;
+      r.max_rel = std::max(r.max_rel, relative);
+      r.within += relative <= 1e-3;
+    } else {
+      r.within += dev == 0;
+    }
+    if constexpr (kSixteenBit) {
+      if (!bound_rule && ref != 0) {
+        r.bias_sum += bias;
+        r.rounded_bias_sum += rounded_bias;
+        ++r.bias_count;
+      }
+    }
+    if (!passed) ++r.failures;
+    r.Rank(i, passed, ulp_error);
+  };
   // Any element of the block, one at a time.
   const auto general = [&](int64_t i) {
     const double dev = device[static_cast<size_t>(i - begin)];
@@ -196,9 +233,8 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
         p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference();
     if (!std::isfinite(ref) && (tag == kNoRule || bound_rule)) {
       // A special reference under the element bound: CheckElement's special branches (the device
-      // must give that special), tallied as CheckSpecialElement tallies them. (CANN's LogitGrad
-      // list has NaN for most elements of its eps = -1 points: the general path was a quarter of
-      // its run.)
+      // must give that special), tallied as CheckSpecialElement tallies them, without its
+      // expectation lookup and roundings.
       const bool passed = std::isnan(ref) ? std::isnan(dev) : dev == ref;
       p.Apply(p.Tally(bound_rule ? tag : rules + 1 + kSpecialValues, rules), passed, i);
       if (!passed) ++r.failures;
@@ -230,37 +266,9 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
       }
     }
     if (bound_rule) p.Apply(p.Tally(tag, rules), passed, i);
-    ++r.finite;
-    r.sum_ulp += ulp_error;
-    r.max_ulp = std::max(r.max_ulp, ulp_error);
-    if (dev == rounded) {  // most elements of a right kernel: no need to count the steps
-      ++exact_steps;
-    } else {
-      const int64_t steps = F::Ordered(dev) - F::Ordered(rounded);
-      ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
-    }
-    r.sum_sq += error * error;
-    r.sum_signed += error;
-    r.sum_abs_ref += std::fabs(ref);
-    if (ref != 0) {
-      const double rel = abs_error / std::fabs(ref);
-      r.sum_rel += rel;
-      ++r.rel_count;
-      r.max_rel = std::max(r.max_rel, rel);
-      r.within += rel <= 1e-3;
-    } else {
-      r.within += dev == 0;
-    }
-    if constexpr (kSixteenBit) {
-      if (!bound_rule && ref != 0) {
-        const double sign_per_ulp = ref > 0 ? per_ulp : -per_ulp;
-        r.bias_sum += error * sign_per_ulp;
-        r.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
-        ++r.bias_count;
-      }
-    }
-    if (!passed) ++r.failures;
-    r.Rank(i, passed, ulp_error);
+    const double sign_per_ulp = ref > 0 ? per_ulp : -per_ulp;
+    add_finite(i, dev, ref, rounded, ulp_error, ref != 0 ? abs_error / std::fabs(ref) : 0,
+               error * sign_per_ulp, (rounded - ref) * sign_per_ulp, bound_rule, passed);
   };
   // The common case, a chunk at a time: an element without a rule or under a rule that expects
   // "ref", finite and within the bound, has its terms computed a vector at a time and summed
@@ -284,38 +292,9 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
         general(i);
         continue;
       }
-      const double ref = value[i];
-      const double error = device[static_cast<size_t>(i - begin)] - ref;
       if (bound_rule) p.Apply(p.Tally(tag, rules), true, i);
-      ++r.finite;
-      r.sum_ulp += ulp_error[k];
-      r.max_ulp = std::max(r.max_ulp, ulp_error[k]);
-      const double dev = device[static_cast<size_t>(i - begin)];
-      if (dev == rounded[k]) {
-        ++exact_steps;
-      } else {
-        const int64_t steps = F::Ordered(dev) - F::Ordered(rounded[k]);
-        ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
-      }
-      r.sum_sq += error * error;
-      r.sum_signed += error;
-      r.sum_abs_ref += std::fabs(ref);
-      if (ref != 0) {
-        r.sum_rel += relative[k];
-        ++r.rel_count;
-        r.max_rel = std::max(r.max_rel, relative[k]);
-        r.within += relative[k] <= 1e-3;
-      } else {
-        r.within += dev == 0;
-      }
-      if constexpr (kSixteenBit) {
-        if (!bound_rule && ref != 0) {
-          r.bias_sum += bias[k];
-          r.rounded_bias_sum += rounded_bias[k];
-          ++r.bias_count;
-        }
-      }
-      r.Rank(i, true, ulp_error[k]);
+      add_finite(i, device[static_cast<size_t>(i - begin)], value[i], rounded[k], ulp_error[k],
+                 relative[k], bias[k], rounded_bias[k], bound_rule, true);
     }
   }
   static_cast<Running&>(p) = r;
