@@ -51,7 +51,6 @@ void BoxMuller(const double* u1, const double* u2, double* z, size_t count) {
 template <DType kDType>
 void ScaledLanes(double mean, double std, double* z, size_t count) {
   const hn::ScalableTag<double> d;
-  const size_t lanes = hn::Lanes(d);
   const auto means = hn::Set(d, mean);
   const auto stds = hn::Set(d, std);
   const auto spread = hn::Set(d, std::fabs(std));
@@ -70,29 +69,12 @@ void ScaledLanes(double mean, double std, double* z, size_t count) {
     const auto high = RoundLanes<kDType>(d, hn::Add(value, error));
     hn::StoreU(hn::IfThenElse(hn::Eq(low, high), low, marker), d, at);
   };
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) one_vector(z + i);
-  if (i == count) return;
-  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)] = {};
-  for (size_t k = 0; i + k < count; ++k) tail[k] = z[i + k];
-  one_vector(tail);
-  for (size_t k = 0; i + k < count; ++k) z[i + k] = tail[k];
+  InPlaceOverVectors(d, z, count, one_vector);
 }
 
 bool ScaledValues(DType dtype, double mean, double std, double* z, size_t count) {
-  switch (dtype) {
-    case DType::kFloat32:
-      ScaledLanes<DType::kFloat32>(mean, std, z, count);
-      return true;
-    case DType::kFloat16:
-      ScaledLanes<DType::kFloat16>(mean, std, z, count);
-      return true;
-    case DType::kBFloat16:
-      ScaledLanes<DType::kBFloat16>(mean, std, z, count);
-      return true;
-    default:
-      return false;
-  }
+  return DispatchNarrowFloating(dtype,
+                                [&]<DType kDType>() { ScaledLanes<kDType>(mean, std, z, count); });
 }
 
 }  // namespace aclnn_check::HWY_NAMESPACE

@@ -79,7 +79,6 @@ template <DType kDType>
 void ScaledLanes(double low, double high, bool low_open, bool high_open, double* values,
                  size_t count) {
   const hn::ScalableTag<double> d;
-  const size_t lanes = hn::Lanes(d);
   const auto lowest = hn::Set(d, low);
   const auto highest = hn::Set(d, high);
   const auto span = hn::Set(d, high - low);
@@ -91,30 +90,14 @@ void ScaledLanes(double low, double high, bool low_open, bool high_open, double*
     if (high_open) outside = hn::Or(outside, hn::Ge(value, highest));
     hn::StoreU(hn::IfThenElse(outside, marker, value), d, at);
   };
-  size_t i = 0;
-  for (; i + lanes <= count; i += lanes) one_vector(values + i);
-  if (i == count) return;
-  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)] = {};
-  for (size_t k = 0; i + k < count; ++k) tail[k] = values[i + k];
-  one_vector(tail);
-  for (size_t k = 0; i + k < count; ++k) values[i + k] = tail[k];
+  InPlaceOverVectors(d, values, count, one_vector);
 }
 
 bool ScaledValues(DType dtype, double low, double high, bool low_open, bool high_open,
                   double* values, size_t count) {
-  switch (dtype) {
-    case DType::kFloat32:
-      ScaledLanes<DType::kFloat32>(low, high, low_open, high_open, values, count);
-      return true;
-    case DType::kFloat16:
-      ScaledLanes<DType::kFloat16>(low, high, low_open, high_open, values, count);
-      return true;
-    case DType::kBFloat16:
-      ScaledLanes<DType::kBFloat16>(low, high, low_open, high_open, values, count);
-      return true;
-    default:
-      return false;
-  }
+  return DispatchNarrowFloating(dtype, [&]<DType kDType>() {
+    ScaledLanes<kDType>(low, high, low_open, high_open, values, count);
+  });
 }
 
 }  // namespace aclnn_check::HWY_NAMESPACE

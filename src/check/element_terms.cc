@@ -70,19 +70,10 @@ size_t ElementTermsOf(DType out, const double* device, const double* reference, 
                       size_t count, double ulp_tolerance, double mag_tolerance,
                       const ElementTerms& terms) {
   const size_t whole = count / hn::Lanes(D()) * hn::Lanes(D());
-  switch (out) {
-    case DType::kFloat32:
-      Terms<DType::kFloat32>(device, reference, mag, whole, ulp_tolerance, mag_tolerance, terms);
-      return whole;
-    case DType::kFloat16:
-      Terms<DType::kFloat16>(device, reference, mag, whole, ulp_tolerance, mag_tolerance, terms);
-      return whole;
-    case DType::kBFloat16:
-      Terms<DType::kBFloat16>(device, reference, mag, whole, ulp_tolerance, mag_tolerance, terms);
-      return whole;
-    default:
-      return 0;
-  }
+  const bool narrow = DispatchNarrowFloating(out, [&]<DType kOut>() {
+    Terms<kOut>(device, reference, mag, whole, ulp_tolerance, mag_tolerance, terms);
+  });
+  return narrow ? whole : 0;
 }
 
 }  // namespace aclnn_check::HWY_NAMESPACE

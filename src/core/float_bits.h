@@ -225,4 +225,14 @@ bool DispatchFloating(DType dtype, Body&& body) {
   }
 }
 
+// DispatchFloating for the dtypes narrower than double (float32, float16, bfloat16): the ones
+// with a rounding to do; false for float64 and the others.
+template <class Body>
+bool DispatchNarrowFloating(DType dtype, Body&& body) {
+  if (dtype == DType::kFloat64) return false;
+  return DispatchFloating(dtype, [&]<DType kDType>() {
+    if constexpr (kDType != DType::kFloat64) body.template operator()<kDType>();
+  });
+}
+
 }  // namespace aclnn_check

@@ -82,22 +82,7 @@ void DecodeLanes(const std::byte* first, size_t count, double* into) {
 
 bool DecodeOf(DType dtype, const void* first, size_t count, double* into) {
   const auto* bytes = static_cast<const std::byte*>(first);
-  switch (dtype) {
-    case DType::kFloat32:
-      DecodeLanes<DType::kFloat32>(bytes, count, into);
-      return true;
-    case DType::kFloat16:
-      DecodeLanes<DType::kFloat16>(bytes, count, into);
-      return true;
-    case DType::kBFloat16:
-      DecodeLanes<DType::kBFloat16>(bytes, count, into);
-      return true;
-    case DType::kFloat64:
-      DecodeLanes<DType::kFloat64>(bytes, count, into);
-      return true;
-    default:
-      return false;
-  }
+  return DispatchFloating(dtype, [&]<DType kDType>() { DecodeLanes<kDType>(bytes, count, into); });
 }
 
 template <DType kDType>
@@ -118,19 +103,8 @@ void RoundLanesOf(const double* values, size_t count, double* into) {
 }
 
 bool RoundOf(DType dtype, const double* values, size_t count, double* into) {
-  switch (dtype) {
-    case DType::kFloat32:
-      RoundLanesOf<DType::kFloat32>(values, count, into);
-      return true;
-    case DType::kFloat16:
-      RoundLanesOf<DType::kFloat16>(values, count, into);
-      return true;
-    case DType::kBFloat16:
-      RoundLanesOf<DType::kBFloat16>(values, count, into);
-      return true;
-    default:
-      return false;
-  }
+  return DispatchNarrowFloating(dtype,
+                                [&]<DType kDType>() { RoundLanesOf<kDType>(values, count, into); });
 }
 
 }  // namespace aclnn_check::HWY_NAMESPACE

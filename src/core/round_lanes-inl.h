@@ -1,5 +1,6 @@
 // FloatBits<kDType>::Round on the lanes of a Highway vector of doubles: the same integer steps on
-// each lane's bits, so a lane rounds bit for bit as the scalar form does. Included by a Highway
+// each lane's bits, so a lane rounds bit for bit as the scalar form does; and the loop that
+// rounds a run in place a vector at a time. Included by a Highway
 // translation unit once per target, after hwy/highway.h (the -inl.h convention of Highway's own
 // contrib headers).
 #if defined(ACLNN_CHECK_CORE_ROUND_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -10,6 +11,7 @@
 #endif
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/float_bits.h"
@@ -58,6 +60,20 @@ HWY_INLINE hwy::HWY_NAMESPACE::Vec<D> RoundLanes(D d, hwy::HWY_NAMESPACE::Vec<D>
   const auto small = hn::BitCast(du, hn::Mul(units, hn::Set(d, kUnit)));
   return hn::BitCast(
       d, hn::Or(sign, hn::IfThenElse(AtLeast(du, magnitude, kSmallestNormal), normal, small)));
+}
+
+// one_vector(at) on each whole vector of values[0, count), in place, then on the tail through a
+// zero-padded vector (lanes past the end are computed and dropped).
+template <class D, class OneVector>
+HWY_INLINE void InPlaceOverVectors(D d, double* values, size_t count, const OneVector& one_vector) {
+  const size_t lanes = hwy::HWY_NAMESPACE::Lanes(d);
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) one_vector(values + i);
+  if (i == count) return;
+  HWY_ALIGN double tail[HWY_MAX_BYTES / sizeof(double)] = {};
+  for (size_t k = 0; i + k < count; ++k) tail[k] = values[i + k];
+  one_vector(tail);
+  for (size_t k = 0; i + k < count; ++k) values[i + k] = tail[k];
 }
 
 }  // namespace aclnn_check::HWY_NAMESPACE
