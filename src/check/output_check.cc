@@ -1,5 +1,6 @@
 #include "check/output_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -54,13 +55,15 @@ struct Running {
   double worst_rank = -1;
   double worst_ulp = 0;
 
-  // The worst element: any failure beats any pass; among equals, the larger finite error. A
-  // passing element accepted through a rule's alternative may have an infinite distance to the
-  // reference; it must not outrank anything.
+  // The worst element: any failure beats any pass; among equals, the larger finite error, then
+  // the first element (so elements may be ranked in any order: the check ranks a chunk's common
+  // elements at once). A passing element accepted through a rule's alternative may have an
+  // infinite distance to the reference; it must not outrank anything.
   void Rank(int64_t index, bool passed, double ulp_error) {
     const double rank = std::isfinite(ulp_error) ? ulp_error : (passed ? 0 : 1e300);
     if (worst_index < 0 || (!passed && worst_passed) ||
-        (passed == worst_passed && rank > worst_rank)) {
+        (passed == worst_passed &&
+         (rank > worst_rank || (rank == worst_rank && index < worst_index)))) {
       worst_index = index;
       worst_passed = passed;
       worst_rank = rank;
@@ -164,6 +167,41 @@ void CheckSpecialElement(const CheckInputs& in, size_t i, double dev, BlockParti
   p.Rank(index, passed, ulp_error);
 }
 
+// A finite element within reach of the bound, its terms computed: the counts, sums, histogram
+// and rank (relative and the bias terms are read only where the reference is not 0, the bias only
+// for a 16-bit output and an element without a rule).
+template <DType kOut>
+void AddFinite(Running& r, std::array<int64_t, 7>& histogram, int64_t i, double dev, double ref,
+               double rounded, double ulp_error, double relative, double bias,
+               double rounded_bias, bool bound_rule, bool passed) {
+  const double error = dev - ref;
+  ++r.finite;
+  r.sum_ulp += ulp_error;
+  r.max_ulp = std::max(r.max_ulp, ulp_error);
+  const int64_t steps = FloatBits<kOut>::Ordered(dev) - FloatBits<kOut>::Ordered(rounded);
+  ++histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
+  r.sum_sq += error * error;
+  r.sum_signed += error;
+  r.sum_abs_ref += std::fabs(ref);
+  if (ref != 0) {
+    r.sum_rel += relative;
+    ++r.rel_count;
+    r.max_rel = std::max(r.max_rel, relative);
+    r.within += relative <= 1e-3;
+  } else {
+    r.within += dev == 0;
+  }
+  if constexpr (kOut == DType::kFloat16 || kOut == DType::kBFloat16) {
+    if (!bound_rule && ref != 0) {
+      r.bias_sum += bias;
+      r.rounded_bias_sum += rounded_bias;
+      ++r.bias_count;
+    }
+  }
+  if (!passed) ++r.failures;
+  r.Rank(i, passed, ulp_error);
+}
+
 // One block, the common case inline: the element's rule, if any, expects "ref" (no rule: the
 // element bound), the reference rounds to a finite value and the device value is finite. Then the
 // rule is the element bound, which is CheckElement's finite branch, and rounding, spacing and
@@ -175,7 +213,6 @@ template <DType kOut>
 void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<const double> device,
                 BlockPartial& p) {
   using F = FloatBits<kOut>;
-  constexpr bool kSixteenBit = kOut == DType::kFloat16 || kOut == DType::kBFloat16;
   const double* value = in.reference.value.data();
   const double* mag = in.reference.mag.data();
   const RuleTag* tags = in.reference.rule.data();
@@ -183,45 +220,6 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
   const double mag_tolerance = in.tolerance.c * UnitRoundoff(in.tolerance.compute);
   const double tiny = SmallestNormal(in.tolerance.compute);
   const size_t rules = in.op.rules().size();
-  Running r = p;            // the counts and sums, local while the block runs
-  int64_t exact_steps = 0;  // histogram[0] of the elements the loop decides
-  // A finite element within reach of the bound, its terms computed: the counts, sums, histogram
-  // and rank (relative and the bias terms are read only where the reference is not 0, the bias
-  // only for a 16-bit output and an element without a rule).
-  const auto add_finite = [&](int64_t i, double dev, double ref, double rounded, double ulp_error,
-                              double relative, double bias, double rounded_bias, bool bound_rule,
-                              bool passed) {
-    const double error = dev - ref;
-    ++r.finite;
-    r.sum_ulp += ulp_error;
-    r.max_ulp = std::max(r.max_ulp, ulp_error);
-    if (dev == rounded) {  // most elements of a right kernel: no need to count the steps
-      ++exact_steps;
-    } else {
-      const int64_t steps = F::Ordered(dev) - F::Ordered(rounded);
-      ++p.histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
-    }
-    r.sum_sq += error * error;
-    r.sum_signed += error;
-    r.sum_abs_ref += std::fabs(ref);
-    if (ref != 0) {
-      r.sum_rel += relative;
-      ++r.rel_count;
-      r.max_rel = std::max(r.max_rel, relative);
-      r.within += relative <= 1e-3;
-    } else {
-      r.within += dev == 0;
-    }
-    if constexpr (kSixteenBit) {
-      if (!bound_rule && ref != 0) {
-        r.bias_sum += bias;
-        r.rounded_bias_sum += rounded_bias;
-        ++r.bias_count;
-      }
-    }
-    if (!passed) ++r.failures;
-    r.Rank(i, passed, ulp_error);
-  };
   // Any element of the block, one at a time.
   const auto general = [&](int64_t i) {
     const double dev = device[static_cast<size_t>(i - begin)];
@@ -237,14 +235,12 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
       // expectation lookup and roundings.
       const bool passed = std::isnan(ref) ? std::isnan(dev) : dev == ref;
       p.Apply(p.Tally(bound_rule ? tag : rules + 1 + kSpecialValues, rules), passed, i);
-      if (!passed) ++r.failures;
-      r.Rank(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
+      if (!passed) ++p.failures;
+      p.Rank(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
       return;
     }
     if ((tag != kNoRule && !bound_rule) || !std::isfinite(rounded) || !std::isfinite(dev)) {
-      static_cast<Running&>(p) = r;
       CheckSpecialElement(in, static_cast<size_t>(i), dev, p);
-      r = p;
       return;
     }
     const double error = dev - ref;
@@ -261,44 +257,81 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
     if (!passed && (std::fabs(ref) < tiny || mag[i] < tiny) && abs_error <= tiny) {
       passed = true;
       if (!bound_rule) {
-        ++r.underflow;
+        ++p.underflow;
         p.Apply(p.Tally(rules + 1 + kUnderflow, rules), true, i);
       }
     }
     if (bound_rule) p.Apply(p.Tally(tag, rules), passed, i);
     const double sign_per_ulp = ref > 0 ? per_ulp : -per_ulp;
-    add_finite(i, dev, ref, rounded, ulp_error, ref != 0 ? abs_error / std::fabs(ref) : 0,
-               error * sign_per_ulp, (rounded - ref) * sign_per_ulp, bound_rule, passed);
+    AddFinite<kOut>(p, p.histogram, i, dev, ref, rounded, ulp_error,
+                    ref != 0 ? abs_error / std::fabs(ref) : 0, error * sign_per_ulp,
+                    (rounded - ref) * sign_per_ulp, bound_rule, passed);
   };
   // The common case, a chunk at a time: an element without a rule or under a rule that expects
-  // "ref", finite and within the bound, has its terms computed a vector at a time and summed
-  // here in element order, as general sums them.
+  // "ref", finite and within the bound, has its terms, counts, maxima, histogram bucket and rank
+  // computed a vector at a time; the terms are summed here in element order, as general sums
+  // them (a term is +0 where general takes the element instead).
   constexpr int64_t kChunk = 256;
-  double rounded[kChunk], ulp_error[kChunk], relative[kChunk], bias[kChunk], rounded_bias[kChunk],
-      common[kChunk];
-  const ElementTerms terms{rounded, ulp_error, relative, bias, rounded_bias, common};
+  double ulp_error[kChunk], squared[kChunk], error[kChunk], abs_reference[kChunk],
+      relative[kChunk], bias[kChunk], rounded_bias[kChunk], common[kChunk];
+  int64_t rule_kinds[kChunk];
+  const ElementTerms terms{ulp_error, squared,      error,       abs_reference,
+                           relative,  bias,         rounded_bias, common};
+  // The sums in a local that nothing else can reach, so that they stay in registers (through p, a
+  // store and a load per sum and element made the loop several times slower); an element that
+  // takes the general path sees them in p.
+  Running r = p;
   for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
     const int64_t count = std::min(kChunk, end - chunk);
-    const int64_t computed = static_cast<int64_t>(
-        ComputeElementTerms(kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
-                            static_cast<size_t>(count), ulp_tolerance, mag_tolerance, terms));
-    for (int64_t k = 0; k < count; ++k) {
-      const int64_t i = chunk + k;
-      const RuleTag tag = tags[i];
-      const bool bound_rule =
-          tag != kNoRule &&
-          p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference();
-      if (k >= computed || common[k] == 0 || (tag != kNoRule && !bound_rule)) {
-        general(i);
-        continue;
+    const bool any_rule = std::any_of(tags + chunk, tags + chunk + count,
+                                      [](RuleTag tag) { return tag != kNoRule; });
+    for (int64_t k = 0; any_rule && k < count; ++k) {
+      const RuleTag tag = tags[chunk + k];
+      rule_kinds[k] =
+          tag == kNoRule ? kWithoutRule
+          : p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference()
+              ? kUnderBoundRule
+              : kUnderOtherRule;
+    }
+    CommonTotals totals;
+    const int64_t computed = static_cast<int64_t>(ComputeElementTerms(
+        kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
+        any_rule ? rule_kinds : nullptr, static_cast<size_t>(count), ulp_tolerance,
+        mag_tolerance, terms, &totals));
+    r.finite += totals.elements;
+    r.rel_count += totals.nonzero_reference;
+    r.within += totals.within_1e3;
+    r.bias_count += totals.bias_elements;
+    r.max_ulp = std::max(r.max_ulp, totals.max_ulp);
+    r.max_rel = std::max(r.max_rel, totals.max_relative);
+    for (size_t b = 0; b < totals.ulp_histogram.size(); ++b)
+      p.histogram[b] += totals.ulp_histogram[b];
+    if (totals.worst >= 0) r.Rank(chunk + totals.worst, true, totals.worst_ulp);
+    for (int64_t k = 0; k < computed; ++k) {
+      r.sum_ulp += ulp_error[k];
+      r.sum_sq += squared[k];
+      r.sum_signed += error[k];
+      r.sum_abs_ref += abs_reference[k];
+      r.sum_rel += relative[k];
+      if constexpr (kOut == DType::kFloat16 || kOut == DType::kBFloat16) {
+        r.bias_sum += bias[k];
+        r.rounded_bias_sum += rounded_bias[k];
       }
-      if (bound_rule) p.Apply(p.Tally(tag, rules), true, i);
-      add_finite(i, device[static_cast<size_t>(i - begin)], value[i], rounded[k], ulp_error[k],
-                 relative[k], bias[k], rounded_bias[k], bound_rule, true);
+      if (common[k] == 0) {
+        static_cast<Running&>(p) = r;
+        general(chunk + k);
+        r = p;
+      } else if (any_rule && rule_kinds[k] == kUnderBoundRule) {
+        p.Apply(p.Tally(tags[chunk + k], rules), true, chunk + k);
+      }
+    }
+    if (computed < count) {
+      static_cast<Running&>(p) = r;
+      for (int64_t k = computed; k < count; ++k) general(chunk + k);
+      r = p;
     }
   }
   static_cast<Running&>(p) = r;
-  p.histogram[0] += exact_steps;
 }
 
 void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {

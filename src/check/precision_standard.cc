@@ -315,6 +315,7 @@ ErrorMetrics MeasureAgainstGolden(const BlockValues& actual, std::span<const dou
   const auto measure = [&](size_t begin, size_t end, Partial& block) {
     thread_local std::vector<double> scratch;
     const std::span<const double> values = ActualBlock(actual, begin, end, scratch);
+    ErrorSums block_sums;  // apart from the classes, whose address Classify takes: in registers
     for (size_t i = begin; i < end; ++i) {
       const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
@@ -324,11 +325,12 @@ ErrorMetrics MeasureAgainstGolden(const BlockValues& actual, std::span<const dou
         continue;
       }
       if (std::fabs(golden[i]) < small) {
-        block.sums.AddSmall(value, golden[i], error);
+        block_sums.AddSmall(value, golden[i], error);
       } else {
-        block.sums.AddNormal(value, golden[i]);
+        block_sums.AddNormal(value, golden[i]);
       }
     }
+    block.sums = block_sums;
   };
   OverBlocks<Partial>(n, measure, [&](const Partial& block) {
     sums.Merge(block.sums);
@@ -361,6 +363,7 @@ DoubleBenchmarkComparison CompareDoubleBenchmark(const BlockValues& device,
   const auto measure = [&](size_t begin, size_t end, Partial& block) {
     thread_local std::vector<double> scratch;
     const std::span<const double> values = ActualBlock(device, begin, end, scratch);
+    ErrorSums on_device_sums, on_benchmark_sums;  // as in MeasureAgainstGolden: in registers
     for (size_t i = begin; i < end; ++i) {
       const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
@@ -370,13 +373,15 @@ DoubleBenchmarkComparison CompareDoubleBenchmark(const BlockValues& device,
         continue;
       }
       if (std::fabs(golden[i]) < small) {
-        block.on_device.AddSmall(value, golden[i], error);
-        block.on_benchmark.AddSmall(benchmark[i], golden[i], error);
+        on_device_sums.AddSmall(value, golden[i], error);
+        on_benchmark_sums.AddSmall(benchmark[i], golden[i], error);
       } else {
-        block.on_device.AddNormal(value, golden[i]);
-        block.on_benchmark.AddNormal(benchmark[i], golden[i]);
+        on_device_sums.AddNormal(value, golden[i]);
+        on_benchmark_sums.AddNormal(benchmark[i], golden[i]);
       }
     }
+    block.on_device = on_device_sums;
+    block.on_benchmark = on_benchmark_sums;
   };
   OverBlocks<Partial>(n, measure, [&](const Partial& block) {
     on_device.Merge(block.on_device);
