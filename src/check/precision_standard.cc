@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "check/precision_terms.h"
 #include "core/parallel_blocks.h"
 
 namespace aclnn_check {
@@ -37,6 +38,7 @@ class DtypeRange {
                ? std::copysign(std::numeric_limits<double>::infinity(), golden)
                : golden;
   }
+  double overflow() const { return overflow_; }
 
  private:
   double overflow_;
@@ -62,6 +64,13 @@ struct ErrorSums {
   void AddSmall(double actual, double golden, double error) {
     ++metrics.small_elements;
     if (std::fabs(actual - golden) > error) ++metrics.error_count;
+  }
+  // The order-free part of a run of elements measured on the lanes; their sums are added apart.
+  void AddCounts(const GoldenTotals& totals) {
+    metrics.normal_elements += totals.normal;
+    metrics.small_elements += totals.small;
+    metrics.error_count += totals.error_count;
+    metrics.mare = std::max(metrics.mare, totals.mare);
   }
   void Merge(const ErrorSums& block) {
     relative += block.relative;
@@ -228,20 +237,42 @@ SingleBenchmark JudgeSingleBenchmark(const BlockValues& actual, std::span<const 
         rounding == GoldenRounding::kAsGiven
             ? golden.subspan(begin, end - begin)
             : RoundedBlock(golden.subspan(begin, end - begin), out, rounded);
-    for (size_t i = begin; i < end; ++i) {
-      const double value = values[i - begin];
-      const double gold = goldens[i - begin];
+    Sums sums;  // in registers, apart from block
+    const auto special = [&](size_t k) {
+      if (!SameSpecial(values[k], in_dtype_range(goldens[k]))) ++sums.special_mismatches;
+    };
+    const auto one = [&](size_t k) {
+      const double value = values[k];
+      const double gold = goldens[k];
       const double in_range = in_dtype_range(gold);
       if (!std::isfinite(in_range)) {
-        if (!SameSpecial(value, in_range)) ++block.special_mismatches;
-        continue;
+        special(k);
+        return;
       }
       const double re = RelativeError(value, gold);
       const double counted = std::isnan(re) ? INFINITY : re;
-      block.sum += counted;
-      block.mare = std::max(block.mare, counted);
-      ++block.finite;
+      sums.sum += counted;
+      sums.mare = std::max(sums.mare, counted);
+      ++sums.finite;
+    };
+    // The terms a chunk at a time on the lanes, added here in element order.
+    constexpr size_t kChunk = 256;
+    double counted[kChunk], specials[kChunk];
+    const SingleTerms terms{counted, specials};
+    for (size_t chunk = 0; chunk < end - begin; chunk += kChunk) {
+      const size_t count = std::min(kChunk, end - begin - chunk);
+      SingleTotals totals;
+      const size_t computed = ComputeSingleTerms(values.data() + chunk, goldens.data() + chunk,
+                                                 count, in_dtype_range.overflow(), terms, &totals);
+      sums.finite += totals.finite;
+      sums.mare = std::max(sums.mare, totals.mare);
+      for (size_t k = 0; k < computed; ++k) {
+        sums.sum += counted[k];
+        if (specials[k] != 0) special(chunk + k);
+      }
+      for (size_t k = computed; k < count; ++k) one(chunk + k);
     }
+    block = sums;
   };
   OverBlocks<Sums>(n, measure, [&](const Sums& block) {
     sum += block.sum;
@@ -316,19 +347,38 @@ ErrorMetrics MeasureAgainstGolden(const BlockValues& actual, std::span<const dou
     thread_local std::vector<double> scratch;
     const std::span<const double> values = ActualBlock(actual, begin, end, scratch);
     ErrorSums block_sums;  // apart from the classes, whose address Classify takes: in registers
-    for (size_t i = begin; i < end; ++i) {
+    const auto special = [&](size_t i) {
+      Classify(ClassOf(values[i - begin]), ValueClass::kFinite, ClassOf(in_dtype_range(golden[i])),
+               false, static_cast<int64_t>(i), documented, &block.classes);
+    };
+    const auto one = [&](size_t i) {
       const double value = values[i - begin];
       const double in_range = in_dtype_range(golden[i]);
       if (!std::isfinite(value) || !std::isfinite(in_range)) {
-        Classify(ClassOf(value), ValueClass::kFinite, ClassOf(in_range), false,
-                 static_cast<int64_t>(i), documented, &block.classes);
-        continue;
-      }
-      if (std::fabs(golden[i]) < small) {
+        special(i);
+      } else if (std::fabs(golden[i]) < small) {
         block_sums.AddSmall(value, golden[i], error);
       } else {
         block_sums.AddNormal(value, golden[i]);
       }
+    };
+    // The terms a chunk at a time on the lanes, added here in element order.
+    constexpr size_t kChunk = 256;
+    double relative[kChunk], squared[kChunk], specials[kChunk];
+    const GoldenTerms terms{relative, squared, specials};
+    for (size_t chunk = begin; chunk < end; chunk += kChunk) {
+      const size_t count = std::min(kChunk, end - chunk);
+      GoldenTotals totals;
+      const size_t computed =
+          ComputeGoldenTerms(values.data() + (chunk - begin), golden.data() + chunk, count,
+                             in_dtype_range.overflow(), small, error, terms, &totals);
+      block_sums.AddCounts(totals);
+      for (size_t k = 0; k < computed; ++k) {
+        block_sums.relative += relative[k];
+        block_sums.squared += squared[k];
+        if (specials[k] != 0) special(chunk + k);
+      }
+      for (size_t k = computed; k < count; ++k) one(chunk + k);
     }
     block.sums = block_sums;
   };
