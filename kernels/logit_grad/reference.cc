@@ -43,12 +43,26 @@ struct Bounds {
     // that rounds to -0 takes the eps >= 0 path.
     kernel_fill = lo32 >= 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
   }
+  // Where every x is inside for every rounding of eps: [lo_max, hi_min], or [0, 1] for a negative
+  // eps; empty for an eps that takes the whole call to a rule (NaN, inf, 1 and above).
+  static Bounds Of(double eps) {
+    Bounds bounds(eps);
+    bounds.inside_lo = std::isnan(eps) || eps >= 1 ? kInf : eps < 0 ? 0.0 : bounds.lo_max;
+    bounds.inside_hi = std::isnan(eps) || eps >= 1 ? -kInf : eps < 0 ? 1.0 : bounds.hi_min;
+    return bounds;
+  }
+  // An x strictly inside (0, 1) and inside for every rounding, with a finite dy: the formula,
+  // without a rule (Decide's last line, without its tests of eps and of x's side).
+  bool PlainFormula(double x, double dy) const {
+    return x >= inside_lo && x <= inside_hi && x > 0 && x < 1 && std::isfinite(dy);
+  }
   bool SideDependsOnRounding(double x) const {
     const bool inside_for_some = x >= lo_min && x <= hi_max;
     const bool inside_for_all = x >= lo_max && x <= hi_min;
     return inside_for_some != inside_for_all;
   }
   double lo_min, lo_max, hi_min, hi_max, kernel_fill;
+  double inside_lo = kInf, inside_hi = -kInf;
 };
 
 struct Tags {
@@ -119,7 +133,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       op.Tag("logit.eps_rounding"),
   };
   const double eps = EpsOf(args);
-  const Bounds bounds(eps);
+  const Bounds bounds = Bounds::Of(eps);
   const TensorView& x_view = *args.tensor(kX);
   const TensorView& dy_view = *args.tensor(kDy);
   const int64_t numel = x_view.numel();
@@ -130,6 +144,13 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   ForEachBlockOfTwo(x_view, dy_view, [&](int64_t begin, int64_t end, auto x, auto dy) {
     for (size_t i = static_cast<size_t>(begin); i < static_cast<size_t>(end); ++i) {
       const size_t at = i - static_cast<size_t>(begin);
+      if (bounds.PlainFormula(x[at], dy[at])) {
+        const double value = Formula(x[at], dy[at]);
+        out.value[i] = value;
+        out.mag[i] = MagnitudeOf(value);
+        out.rule[i] = kNoRule;  // alt stays +0
+        continue;
+      }
       const Element element = Decide(x[at], dy[at], eps, bounds, kTags);
       out.value[i] = element.value;
       out.mag[i] = element.mag;
