@@ -49,12 +49,19 @@ struct Bounds {
     Bounds bounds(eps);
     bounds.inside_lo = std::isnan(eps) || eps >= 1 ? kInf : eps < 0 ? 0.0 : bounds.lo_max;
     bounds.inside_hi = std::isnan(eps) || eps >= 1 ? -kInf : eps < 0 ? 1.0 : bounds.hi_min;
+    const bool outside_rule = eps >= 0 && eps < 1;  // rule logit.eps_outside applies
+    bounds.outside_below = outside_rule ? bounds.lo_min : -kInf;
+    bounds.outside_above = outside_rule ? bounds.hi_max : kInf;
     return bounds;
   }
   // An x strictly inside (0, 1) and inside for every rounding, with a finite dy: the formula,
   // without a rule (Decide's last line, without its tests of eps and of x's side).
   bool PlainFormula(double x, double dy) const {
     return x >= inside_lo && x <= inside_hi && x > 0 && x < 1 && std::isfinite(dy);
+  }
+  // A finite x outside for every rounding of a valid eps: rule logit.eps_outside, whatever dy.
+  bool OutsideForEveryRounding(double x) const {
+    return (x < outside_below || x > outside_above) && std::isfinite(x);
   }
   bool SideDependsOnRounding(double x) const {
     const bool inside_for_some = x >= lo_min && x <= hi_max;
@@ -63,6 +70,7 @@ struct Bounds {
   }
   double lo_min, lo_max, hi_min, hi_max, kernel_fill;
   double inside_lo = kInf, inside_hi = -kInf;
+  double outside_below = -kInf, outside_above = kInf;
 };
 
 struct Tags {
@@ -149,6 +157,12 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
         out.value[i] = value;
         out.mag[i] = MagnitudeOf(value);
         out.rule[i] = kNoRule;  // alt stays +0
+        continue;
+      }
+      if (bounds.OutsideForEveryRounding(x[at])) {
+        out.value[i] = 0;
+        out.mag[i] = 0;
+        out.rule[i] = kTags.eps_outside;  // alt stays +0
         continue;
       }
       const Element element = Decide(x[at], dy[at], eps, bounds, kTags);
