@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,10 @@ class HostTensor {
   size_t byte_size() const { return byte_size_; }
   std::byte fill_byte() const { return fill_byte_; }  // the initial byte everywhere
   void Assign(std::span<const double> values) { WriteFromDouble(view_, values); }
+  // The first byte offset in [offset, offset + part.size()) where part, the bytes found there in
+  // a buffer of this tensor, differs from its initial bytes (its bytes, or its fill when it holds
+  // none), or -1. Bytes past byte_size() are not compared.
+  int64_t FirstDifferenceAt(size_t offset, std::span<const std::byte> part) const;
   std::vector<double> Values() const { return ReadAsDouble(view_); }
 
   HostTensor(const HostTensor& other);
@@ -42,6 +47,8 @@ class HostTensor {
 
  private:
   HostTensor() = default;
+  // What a tensor of this view occupies: its layout's extent, at least kMinBufferBytes.
+  static size_t BufferBytes(const TensorView& view);
 
   std::vector<std::byte> storage_;
   TensorView view_;

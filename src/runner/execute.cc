@@ -36,24 +36,11 @@ std::string StatusList(const std::vector<int>& statuses) {
   return text;
 }
 
-// First byte offset in [from, to) where `after` differs from the output's initial bytes (its
-// host copy, or its fill when the host holds none), or -1: memcmp over chunks, then the byte
-// within the chunk that differs.
+// First byte offset in [from, to) where `after` differs from the output's initial bytes, or -1.
 int64_t FirstChangeIn(const HostTensor& before, std::span<const std::byte> after, size_t from,
                       size_t to) {
-  to = std::min({to, before.byte_size(), after.size()});
-  constexpr size_t kChunk = 4096;
-  std::array<std::byte, kChunk> fill;
-  fill.fill(before.fill_byte());
-  for (size_t chunk = from; chunk < to; chunk += kChunk) {
-    const size_t length = std::min(kChunk, to - chunk);
-    const std::byte* expected = before.held() ? before.bytes().data() + chunk : fill.data();
-    if (std::memcmp(expected, after.data() + chunk, length) == 0) continue;
-    for (size_t i = 0; i < length; ++i) {
-      if (expected[i] != after[chunk + i]) return static_cast<int64_t>(chunk + i);
-    }
-  }
-  return -1;
+  to = std::min(to, after.size());
+  return from < to ? before.FirstDifferenceAt(from, after.subspan(from, to - from)) : -1;
 }
 
 // First byte offset outside the view's storage where the buffer changed, or -1. The view's

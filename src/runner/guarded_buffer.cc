@@ -89,36 +89,17 @@ GuardedBuffer::Contents GuardedBuffer::Download() const {
   return contents;
 }
 
-template <typename ExpectedChunk>
-int64_t GuardedBuffer::FirstDifferenceOver(size_t compared, ExpectedChunk expected_chunk) const {
+int64_t GuardedBuffer::FirstDifference(const HostTensor& expected) const {
   constexpr size_t kChunk = size_t{1} << 20;
-  compared = std::min(compared, payload_size_);
+  const size_t compared = std::min(expected.byte_size(), payload_size_);
   std::vector<std::byte> chunk(std::min(kChunk, compared));
   for (size_t from = 0; from < compared; from += kChunk) {
-    const size_t length = std::min(kChunk, compared - from);
-    const std::span<std::byte> part(chunk.data(), length);
+    const std::span<std::byte> part(chunk.data(), std::min(kChunk, compared - from));
     buffer_.DownloadInto(kGuardBytes + from, part);
-    const std::span<const std::byte> expected = expected_chunk(from, length);
-    if (std::memcmp(part.data(), expected.data(), length) == 0) continue;
-    for (size_t i = 0; i < length; ++i) {
-      if (part[i] != expected[i]) return static_cast<int64_t>(from + i);
-    }
+    const int64_t changed = expected.FirstDifferenceAt(from, part);
+    if (changed >= 0) return changed;
   }
   return -1;
-}
-
-int64_t GuardedBuffer::FirstDifference(std::span<const std::byte> expected) const {
-  return FirstDifferenceOver(
-      expected.size(), [&](size_t from, size_t length) { return expected.subspan(from, length); });
-}
-
-int64_t GuardedBuffer::FirstDifference(const HostTensor& expected) const {
-  if (expected.held()) return FirstDifference(expected.bytes());
-  const std::vector<std::byte> fill(std::min(expected.byte_size(), size_t{1} << 20),
-                                    expected.fill_byte());
-  return FirstDifferenceOver(expected.byte_size(), [&](size_t, size_t length) {
-    return std::span<const std::byte>(fill).first(length);
-  });
 }
 
 }  // namespace aclnn_check

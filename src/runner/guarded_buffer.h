@@ -40,16 +40,13 @@ class GuardedBuffer {
   };
   Contents Download() const;
   std::optional<std::string> GuardViolation() const;
-  // The first byte offset where the payload differs from expected, or -1, downloaded in chunks
-  // into one small buffer: an input's check then costs no copy of its size.
-  int64_t FirstDifference(std::span<const std::byte> expected) const;
-  // The same against the host tensor's bytes, or against its fill when it holds none.
+  // The first byte offset where the payload differs from the host tensor's initial bytes (its
+  // bytes, or its fill when it holds none), or -1, downloaded in chunks into one small buffer: an
+  // input's check then costs no copy of its size.
   int64_t FirstDifference(const HostTensor& expected) const;
 
  private:
   void UploadGuards();
-  template <typename ExpectedChunk>
-  int64_t FirstDifferenceOver(size_t compared, ExpectedChunk expected_chunk) const;
 
   std::string name_;
   size_t payload_size_;
