@@ -40,17 +40,16 @@ HWY_INLINE hn::Vec<DI> OrderedLanes(V value) {
   const auto magnitude_bits = hn::And(bits, hn::Set(du, ~(uint64_t{1} << 63)));
   const auto biased = hn::BitCast(di, hn::ShiftRight<52>(magnitude_bits));
   // A normal value: (exponent - kMinExponent + 1) steps of 2^kFractionBits, then its fraction.
-  const auto normal =
-      hn::Sub(hn::BitCast(di, hn::ShiftRight<52 - kFractionBits>(magnitude_bits)),
-              hn::Set(di, (kNormalBias - 1) * (int64_t{1} << kFractionBits)));
+  const auto normal = hn::Sub(hn::BitCast(di, hn::ShiftRight<52 - kFractionBits>(magnitude_bits)),
+                              hn::Set(di, (kNormalBias - 1) * (int64_t{1} << kFractionBits)));
   // A subnormal of the dtype: its significand shifted down to a count of the smallest step (the
   // shift clamped, as lanes that are not subnormal discard it).
   const auto is_normal = hn::Gt(biased, hn::Set(di, kNormalBias - 1));
   const auto shift = hn::IfThenElse(is_normal, hn::Zero(di),
                                     hn::Sub(hn::Set(di, 52 - kFractionBits + kNormalBias), biased));
   const auto clamped = hn::IfThenElse(hn::Gt(shift, hn::Set(di, 63)), hn::Set(di, 63), shift);
-  const auto significand = hn::Or(hn::And(bits, hn::Set(du, (uint64_t{1} << 52) - 1)),
-                                  hn::Set(du, uint64_t{1} << 52));
+  const auto significand =
+      hn::Or(hn::And(bits, hn::Set(du, (uint64_t{1} << 52) - 1)), hn::Set(du, uint64_t{1} << 52));
   const auto subnormal = hn::BitCast(di, significand >> hn::BitCast(du, clamped));
   const auto magnitude = hn::IfThenElse(
       is_normal, normal, hn::IfThenZeroElse(hn::Eq(biased, hn::Zero(di)), subnormal));
@@ -67,7 +66,8 @@ HWY_INLINE hn::Vec<DI> BucketLanes(hn::Vec<DI> steps) {
   const DI di;
   const auto three = hn::Set(di, 3);
   auto bucket = hn::IfThenElse(hn::Gt(steps, three), three, steps);
-  for (const int64_t limit : {4, 8, 16}) bucket = CountWhere(bucket, hn::Gt(steps, hn::Set(di, limit)));
+  for (const int64_t limit : {4, 8, 16})
+    bucket = CountWhere(bucket, hn::Gt(steps, hn::Set(di, limit)));
   return bucket;
 }
 
@@ -122,16 +122,14 @@ void Terms(const double* device, const double* reference, const double* mag,
           hn::BitCast(d, hn::ShiftLeft<52>(hn::Sub(hn::Set(di, 2045 + F::kPrecision), biased)));
       const V error = hn::Sub(dev, ref);
       const V abs_error = hn::Abs(error);
-      const V bound =
-          hn::Add(hn::Mul(ulp_factor, ulp), hn::Mul(mag_factor, hn::LoadU(d, mag + i)));
+      const V bound = hn::Add(hn::Mul(ulp_factor, ulp), hn::Mul(mag_factor, hn::LoadU(d, mag + i)));
       auto common =
           hn::And(hn::Le(abs_error, bound), hn::And(hn::IsFinite(rounded), hn::IsFinite(dev)));
       auto without_rule = common;
       if (rule_kinds) {
         const auto kind = hn::LoadU(di, rule_kinds + i);
         common = hn::And(common, hn::RebindMask(d, hn::Lt(kind, hn::Set(di, kUnderOtherRule))));
-        without_rule =
-            hn::And(common, hn::RebindMask(d, hn::Eq(kind, hn::Set(di, kWithoutRule))));
+        without_rule = hn::And(common, hn::RebindMask(d, hn::Eq(kind, hn::Set(di, kWithoutRule))));
       }
       const auto nonzero_reference = hn::And(common, hn::Ne(ref, zero));
       const V ulp_error = hn::IfThenElseZero(common, hn::Mul(abs_error, per_ulp));
@@ -146,22 +144,21 @@ void Terms(const double* device, const double* reference, const double* mag,
         const auto with_bias = hn::And(without_rule, hn::Ne(ref, zero));
         const V sign_per_ulp = hn::IfThenElse(hn::Gt(ref, zero), per_ulp, hn::Neg(per_ulp));
         hn::StoreU(hn::IfThenElseZero(with_bias, hn::Mul(error, sign_per_ulp)), d, out.bias + i);
-        hn::StoreU(hn::IfThenElseZero(with_bias, hn::Mul(hn::Sub(rounded, ref), sign_per_ulp)),
-                   d, out.rounded_bias + i);
+        hn::StoreU(hn::IfThenElseZero(with_bias, hn::Mul(hn::Sub(rounded, ref), sign_per_ulp)), d,
+                   out.rounded_bias + i);
         biased_elements = CountWhere(biased_elements, hn::RebindMask(di, with_bias));
       }
       elements = CountWhere(elements, hn::RebindMask(di, common));
       nonzero = CountWhere(nonzero, hn::RebindMask(di, nonzero_reference));
-      const auto close =
-          hn::Or(hn::And(nonzero_reference, hn::Le(relative, hn::Set(d, 1e-3))),
-                 hn::And(hn::AndNot(nonzero_reference, common), hn::Eq(dev, zero)));
+      const auto close = hn::Or(hn::And(nonzero_reference, hn::Le(relative, hn::Set(d, 1e-3))),
+                                hn::And(hn::AndNot(nonzero_reference, common), hn::Eq(dev, zero)));
       within = CountWhere(within, hn::RebindMask(di, close));
       auto steps = hn::Sub(OrderedLanes<kOut>(dev), OrderedLanes<kOut>(rounded));
       steps = hn::IfThenElse(hn::Lt(steps, hn::Zero(di)), hn::Neg(steps), steps);
       const auto bucket = BucketLanes(steps);
       const auto field = hn::BitCast(du, hn::Add(hn::ShiftLeft<3>(bucket), bucket));  // 9 bits each
-      histogram = hn::Add(histogram, hn::IfThenElseZero(hn::RebindMask(du, common),
-                                                        hn::Set(du, 1) << field));
+      histogram = hn::Add(histogram,
+                          hn::IfThenElseZero(hn::RebindMask(du, common), hn::Set(du, 1) << field));
       max_ulp = hn::Max(max_ulp, ulp_error);
       max_relative = hn::Max(max_relative, relative);
     }

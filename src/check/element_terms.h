@@ -43,9 +43,9 @@ struct ElementTerms {
 // The common elements' order-free totals over the computed part of a chunk.
 struct CommonTotals {
   int64_t elements = 0;
-  int64_t nonzero_reference = 0;  // the relative error's elements
-  int64_t within_1e3 = 0;         // relative error <= 1e-3, or reference and device both 0
-  int64_t bias_elements = 0;      // elements with rounding-bias terms (16-bit outputs)
+  int64_t nonzero_reference = 0;           // the relative error's elements
+  int64_t within_1e3 = 0;                  // relative error <= 1e-3, or reference and device both 0
+  int64_t bias_elements = 0;               // elements with rounding-bias terms (16-bit outputs)
   std::array<int64_t, 7> ulp_histogram{};  // by UlpBucket of the steps to the rounded reference
   double max_ulp = 0;
   double max_relative = 0;

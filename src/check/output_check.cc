@@ -172,8 +172,8 @@ void CheckSpecialElement(const CheckInputs& in, size_t i, double dev, BlockParti
 // for a 16-bit output and an element without a rule).
 template <DType kOut>
 void AddFinite(Running& r, std::array<int64_t, 7>& histogram, int64_t i, double dev, double ref,
-               double rounded, double ulp_error, double relative, double bias,
-               double rounded_bias, bool bound_rule, bool passed) {
+               double rounded, double ulp_error, double relative, double bias, double rounded_bias,
+               bool bound_rule, bool passed) {
   const double error = dev - ref;
   ++r.finite;
   r.sum_ulp += ulp_error;
@@ -272,19 +272,19 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
   // computed a vector at a time; the terms are summed here in element order, as general sums
   // them (a term is +0 where general takes the element instead).
   constexpr int64_t kChunk = 256;
-  double ulp_error[kChunk], squared[kChunk], error[kChunk], abs_reference[kChunk],
-      relative[kChunk], bias[kChunk], rounded_bias[kChunk], common[kChunk];
+  double ulp_error[kChunk], squared[kChunk], error[kChunk], abs_reference[kChunk], relative[kChunk],
+      bias[kChunk], rounded_bias[kChunk], common[kChunk];
   int64_t rule_kinds[kChunk];
-  const ElementTerms terms{ulp_error, squared,      error,       abs_reference,
-                           relative,  bias,         rounded_bias, common};
+  const ElementTerms terms{ulp_error, squared, error,        abs_reference,
+                           relative,  bias,    rounded_bias, common};
   // The sums in a local that nothing else can reach, so that they stay in registers (through p, a
   // store and a load per sum and element made the loop several times slower); an element that
   // takes the general path sees them in p.
   Running r = p;
   for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
     const int64_t count = std::min(kChunk, end - chunk);
-    const bool any_rule = std::any_of(tags + chunk, tags + chunk + count,
-                                      [](RuleTag tag) { return tag != kNoRule; });
+    const bool any_rule =
+        std::any_of(tags + chunk, tags + chunk + count, [](RuleTag tag) { return tag != kNoRule; });
     for (int64_t k = 0; any_rule && k < count; ++k) {
       const RuleTag tag = tags[chunk + k];
       rule_kinds[k] =
@@ -294,10 +294,10 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
               : kUnderOtherRule;
     }
     CommonTotals totals;
-    const int64_t computed = static_cast<int64_t>(ComputeElementTerms(
-        kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
-        any_rule ? rule_kinds : nullptr, static_cast<size_t>(count), ulp_tolerance,
-        mag_tolerance, terms, &totals));
+    const int64_t computed = static_cast<int64_t>(
+        ComputeElementTerms(kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
+                            any_rule ? rule_kinds : nullptr, static_cast<size_t>(count),
+                            ulp_tolerance, mag_tolerance, terms, &totals));
     r.finite += totals.elements;
     r.rel_count += totals.nonzero_reference;
     r.within += totals.within_1e3;

@@ -127,15 +127,15 @@ namespace aclnn_check {
 HWY_EXPORT(GoldenTermsOf);
 HWY_EXPORT(SingleTermsOf);
 
-size_t ComputeGoldenTerms(const double* actual, const double* golden, size_t count,
-                          double overflow, double small, double small_error,
-                          const GoldenTerms& terms, GoldenTotals* totals) {
+size_t ComputeGoldenTerms(const double* actual, const double* golden, size_t count, double overflow,
+                          double small, double small_error, const GoldenTerms& terms,
+                          GoldenTotals* totals) {
   return HWY_DYNAMIC_DISPATCH(GoldenTermsOf)(actual, golden, count, overflow, small, small_error,
                                              terms, totals);
 }
 
-size_t ComputeSingleTerms(const double* actual, const double* golden, size_t count,
-                          double overflow, const SingleTerms& terms, SingleTotals* totals) {
+size_t ComputeSingleTerms(const double* actual, const double* golden, size_t count, double overflow,
+                          const SingleTerms& terms, SingleTotals* totals) {
   return HWY_DYNAMIC_DISPATCH(SingleTermsOf)(actual, golden, count, overflow, terms, totals);
 }
 

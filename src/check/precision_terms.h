@@ -28,9 +28,9 @@ struct GoldenTotals {
   double mare = 0;          // the largest relative error of a normal element
 };
 // Terms of elements [0, n), where n is count rounded down to whole vectors; returns n.
-size_t ComputeGoldenTerms(const double* actual, const double* golden, size_t count,
-                          double overflow, double small, double small_error,
-                          const GoldenTerms& terms, GoldenTotals* totals);
+size_t ComputeGoldenTerms(const double* actual, const double* golden, size_t count, double overflow,
+                          double small, double small_error, const GoldenTerms& terms,
+                          GoldenTotals* totals);
 
 // JudgeSingleBenchmark's terms: over every element whose golden is finite in the dtype's range,
 // the relative error, counted as inf where it is NaN (a non-finite device value).
@@ -42,7 +42,7 @@ struct SingleTotals {
   int64_t finite = 0;
   double mare = 0;
 };
-size_t ComputeSingleTerms(const double* actual, const double* golden, size_t count,
-                          double overflow, const SingleTerms& terms, SingleTotals* totals);
+size_t ComputeSingleTerms(const double* actual, const double* golden, size_t count, double overflow,
+                          const SingleTerms& terms, SingleTotals* totals);
 
 }  // namespace aclnn_check

@@ -106,10 +106,10 @@ TEST(ElementTerms, EveryTermAndTotalIsItsDefinitionBitForBit) {
         for (size_t i = 0; i < computed; ++i) {
           const double ref = reference[i], dev = device[i];
           const double rounded = RoundTo(ref, out);
-          const bool common = std::isfinite(rounded) && std::isfinite(dev) &&
-                              std::fabs(dev - ref) <= ulp_tolerance * Ulp(ref, out) +
-                                                          mag_tolerance * mag[i] &&
-                              kinds[i] != kUnderOtherRule;
+          const bool common =
+              std::isfinite(rounded) && std::isfinite(dev) &&
+              std::fabs(dev - ref) <= ulp_tolerance * Ulp(ref, out) + mag_tolerance * mag[i] &&
+              kinds[i] != kUnderOtherRule;
           std::array<double, 8> want{};  // +0 for an element that is not common
           if (common) {
             const double ulp = Ulp(ref, out), error = dev - ref;

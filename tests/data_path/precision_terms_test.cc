@@ -40,16 +40,17 @@ Elements MakeElements(size_t n) {
     // The thresholds themselves: the small-value range ends below kSmall, the dtype's at kOverflow.
     const double golden = i % 97 == 0   ? sign * kSmall
                           : i % 89 == 0 ? sign * kOverflow
-                          : u < 0.3     ? sign * uniform(random) * 2 * kSmall  // small or just above
-                          : u < 0.8 ? sign * std::ldexp(1 + uniform(random), static_cast<int>(uniform(random) * 30) - 12)
+                          : u < 0.3  ? sign * uniform(random) * 2 * kSmall  // small or just above
+                          : u < 0.8  ? sign * std::ldexp(1 + uniform(random),
+                                                         static_cast<int>(uniform(random) * 30) - 12)
                           : u < 0.88 ? sign * kOverflow * (0.999 + uniform(random) * 0.002)
                           : u < 0.94 ? sign * kInf
                                      : kNaN;
     const double v = uniform(random);
-    const double actual = v < 0.4   ? golden
-                          : v < 0.7 ? golden * (1 + (uniform(random) - 0.5) * 1e-3)
-                          : v < 0.8 ? golden + (uniform(random) - 0.5) * 4 * kSmallError
-                          : v < 0.9 ? -3 * golden
+    const double actual = v < 0.4    ? golden
+                          : v < 0.7  ? golden * (1 + (uniform(random) - 0.5) * 1e-3)
+                          : v < 0.8  ? golden + (uniform(random) - 0.5) * 4 * kSmallError
+                          : v < 0.9  ? -3 * golden
                           : v < 0.95 ? sign * kInf
                                      : kNaN;
     e.actual.push_back(actual);
@@ -80,8 +81,8 @@ TEST(PrecisionTerms, GoldenTermsAndTotalsAreTheirDefinitionsBitForBit) {
     std::vector<std::vector<double>> columns(3, std::vector<double>(kCount + 1, -7.0));
     const GoldenTerms terms{columns[0].data(), columns[1].data(), columns[2].data()};
     GoldenTotals totals;
-    const size_t computed = ComputeGoldenTerms(e.actual.data(), e.golden.data(), kCount,
-                                               kOverflow, kSmall, kSmallError, terms, &totals);
+    const size_t computed = ComputeGoldenTerms(e.actual.data(), e.golden.data(), kCount, kOverflow,
+                                               kSmall, kSmallError, terms, &totals);
     ASSERT_GT(computed, kCount - 16);
     for (const std::vector<double>& column : columns) EXPECT_EQ(column[computed], -7.0);
     GoldenTotals want;
@@ -101,8 +102,10 @@ TEST(PrecisionTerms, GoldenTermsAndTotalsAreTheirDefinitionsBitForBit) {
         want.mare = std::max(want.mare, expected[0]);
       }
       bool right = true;
-      for (size_t c = 0; c < columns.size(); ++c) right = right && Bits(columns[c][i]) == Bits(expected[c]);
-      if (!right && ++wrong <= 3) ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
+      for (size_t c = 0; c < columns.size(); ++c)
+        right = right && Bits(columns[c][i]) == Bits(expected[c]);
+      if (!right && ++wrong <= 3)
+        ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
     }
     EXPECT_EQ(wrong, 0);
     EXPECT_GT(specials, 0);
@@ -139,8 +142,10 @@ TEST(PrecisionTerms, SingleTermsAndTotalsAreTheirDefinitionsBitForBit) {
         want.mare = std::max(want.mare, expected[0]);
       }
       bool right = true;
-      for (size_t c = 0; c < columns.size(); ++c) right = right && Bits(columns[c][i]) == Bits(expected[c]);
-      if (!right && ++wrong <= 3) ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
+      for (size_t c = 0; c < columns.size(); ++c)
+        right = right && Bits(columns[c][i]) == Bits(expected[c]);
+      if (!right && ++wrong <= 3)
+        ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
     }
     EXPECT_EQ(wrong, 0);
     EXPECT_GT(infinite, 0) << "no NaN relative error to count as inf";
