@@ -8,6 +8,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "check/lane_totals-inl.h"
 #include "core/round_lanes-inl.h"
 
 #include <algorithm>
@@ -56,11 +57,6 @@ HWY_INLINE hn::Vec<DI> OrderedLanes(V value) {
   return hn::IfThenElse(hn::Lt(hn::BitCast(di, bits), hn::Zero(di)), hn::Neg(magnitude), magnitude);
 }
 
-// Adds 1 to each lane of count where mask is set.
-HWY_INLINE hn::Vec<DI> CountWhere(hn::Vec<DI> count, hn::Mask<DI> mask) {
-  return hn::Sub(count, hn::VecFromMask(DI(), mask));
-}
-
 // UlpBucket of steps >= 0: the steps up to 2, then 3 for 3-4, 4 for 5-8, 5 for 9-16, 6 beyond.
 HWY_INLINE hn::Vec<DI> BucketLanes(hn::Vec<DI> steps) {
   const DI di;
@@ -96,13 +92,6 @@ void Terms(const double* device, const double* reference, const double* mag,
   auto elements = hn::Zero(di), nonzero = hn::Zero(di), within = hn::Zero(di),
        biased_elements = hn::Zero(di);
   auto max_ulp = zero, max_relative = zero;
-  HWY_ALIGN int64_t lane_counts[hn::MaxLanes(di)];
-  const auto lane_sum = [&](hn::Vec<DI> v) {
-    hn::Store(v, di, lane_counts);
-    int64_t sum = 0;
-    for (size_t lane = 0; lane < lanes; ++lane) sum += lane_counts[lane];
-    return sum;
-  };
   for (size_t i = 0; i < count;) {
     const size_t stop = std::min(count, i + kPackedVectors * lanes);
     auto histogram = hn::Zero(du);
@@ -146,13 +135,13 @@ void Terms(const double* device, const double* reference, const double* mag,
         hn::StoreU(hn::IfThenElseZero(with_bias, hn::Mul(error, sign_per_ulp)), d, out.bias + i);
         hn::StoreU(hn::IfThenElseZero(with_bias, hn::Mul(hn::Sub(rounded, ref), sign_per_ulp)), d,
                    out.rounded_bias + i);
-        biased_elements = CountWhere(biased_elements, hn::RebindMask(di, with_bias));
+        biased_elements = CountWhere(biased_elements, with_bias);
       }
-      elements = CountWhere(elements, hn::RebindMask(di, common));
-      nonzero = CountWhere(nonzero, hn::RebindMask(di, nonzero_reference));
+      elements = CountWhere(elements, common);
+      nonzero = CountWhere(nonzero, nonzero_reference);
       const auto close = hn::Or(hn::And(nonzero_reference, hn::Le(relative, hn::Set(d, 1e-3))),
                                 hn::And(hn::AndNot(nonzero_reference, common), hn::Eq(dev, zero)));
-      within = CountWhere(within, hn::RebindMask(di, close));
+      within = CountWhere(within, close);
       auto steps = hn::Sub(OrderedLanes<kOut>(dev), OrderedLanes<kOut>(rounded));
       steps = hn::IfThenElse(hn::Lt(steps, hn::Zero(di)), hn::Neg(steps), steps);
       const auto bucket = BucketLanes(steps);
@@ -165,20 +154,15 @@ void Terms(const double* device, const double* reference, const double* mag,
     for (size_t b = 0; b < totals.ulp_histogram.size(); ++b) {
       const auto field = hn::And(hn::ShiftRightSame(histogram, static_cast<int>(b) * kFieldBits),
                                  hn::Set(du, kPackedVectors));
-      totals.ulp_histogram[b] += lane_sum(hn::BitCast(di, field));
+      totals.ulp_histogram[b] += LaneSum(hn::BitCast(di, field));
     }
   }
-  totals.elements = lane_sum(elements);
-  totals.nonzero_reference = lane_sum(nonzero);
-  totals.within_1e3 = lane_sum(within);
-  totals.bias_elements = lane_sum(biased_elements);
-  HWY_ALIGN double lane_values[hn::MaxLanes(d)];
-  hn::Store(max_ulp, d, lane_values);
-  for (size_t lane = 0; lane < lanes; ++lane)
-    totals.max_ulp = std::max(totals.max_ulp, lane_values[lane]);
-  hn::Store(max_relative, d, lane_values);
-  for (size_t lane = 0; lane < lanes; ++lane)
-    totals.max_relative = std::max(totals.max_relative, lane_values[lane]);
+  totals.elements = LaneSum(elements);
+  totals.nonzero_reference = LaneSum(nonzero);
+  totals.within_1e3 = LaneSum(within);
+  totals.bias_elements = LaneSum(biased_elements);
+  totals.max_ulp = LaneMax(max_ulp);
+  totals.max_relative = LaneMax(max_relative);
   if (totals.elements == 0) return;
   // The worst: the first common element of the largest rank. With every error finite that is the
   // largest error, found by a scan that usually stops early; an infinite one ranks as 0.

@@ -8,6 +8,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "check/lane_totals-inl.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -22,30 +24,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D = hn::ScalableTag<double>;
 using V = hn::Vec<D>;
 using DI = hn::RebindToSigned<D>;
-
-// Adds 1 to each lane of count where mask is set.
-HWY_INLINE hn::Vec<DI> CountWhere(hn::Vec<DI> count, hn::Mask<D> mask) {
-  const DI di;
-  return hn::Sub(count, hn::VecFromMask(di, hn::RebindMask(di, mask)));
-}
-
-HWY_INLINE int64_t LaneSum(hn::Vec<DI> v) {
-  const DI di;
-  HWY_ALIGN int64_t lanes[hn::MaxLanes(di)];
-  hn::Store(v, di, lanes);
-  int64_t sum = 0;
-  for (size_t lane = 0; lane < hn::Lanes(di); ++lane) sum += lanes[lane];
-  return sum;
-}
-
-HWY_INLINE double LaneMax(V v) {
-  const D d;
-  HWY_ALIGN double lanes[hn::MaxLanes(d)];
-  hn::Store(v, d, lanes);
-  double max = 0;
-  for (size_t lane = 0; lane < hn::Lanes(d); ++lane) max = std::max(max, lanes[lane]);
-  return max;
-}
 
 // |actual - golden| / (|golden| + 1e-7): RelativeError.
 HWY_INLINE V RelativeLanes(V actual, V golden) {

@@ -6,7 +6,6 @@
 #include "check/element_terms.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <bit>
 #include <cmath>
@@ -17,6 +16,7 @@
 
 #include "check/output_check.h"
 #include "core/dtype.h"
+#include "data_path/every_target.h"
 
 namespace aclnn_check {
 namespace {
@@ -62,10 +62,7 @@ struct Expected {
 TEST(ElementTerms, EveryTermAndTotalIsItsDefinitionBitForBit) {
   constexpr size_t kCount = 4099;
   const double ulp_tolerance = 1, mag_tolerance = 4 * 0x1p-24;
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::DisableTargets(target - 1);  // better targets have lower bits: this one is chosen
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  OnEveryTarget([&] {
     for (DType out : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (const bool with_rules : {false, true}) {
         SCOPED_TRACE(std::string(DTypeName(out)) + (with_rules ? ", with rules" : ""));
@@ -162,9 +159,7 @@ TEST(ElementTerms, EveryTermAndTotalIsItsDefinitionBitForBit) {
         EXPECT_EQ(Bits(totals.worst_ulp), Bits(want.worst_ulp));
       }
     }
-  }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  });
 }
 
 // The worst element is the first of the largest rank, whichever lane holds it.

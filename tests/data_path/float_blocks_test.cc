@@ -4,7 +4,6 @@
 #include "core/float_blocks.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <bit>
 #include <cmath>
@@ -12,6 +11,8 @@
 #include <cstring>
 #include <random>
 #include <vector>
+
+#include "data_path/every_target.h"
 
 namespace aclnn_check {
 namespace {
@@ -28,18 +29,6 @@ std::vector<std::byte> Encodings(DType dtype) {
     std::memcpy(bytes.data() + i * size, &bits, size);  // little-endian: the low bytes
   }
   return bytes;
-}
-
-template <class Body>
-void OnEveryTarget(const Body& body) {
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::DisableTargets(target - 1);  // better targets have lower bits: this one is chosen
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-    body();
-  }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
 }
 
 TEST(FloatBlocks, DecodingIsDecodeElementBitForBit) {

@@ -4,7 +4,6 @@
 #include "cases/normal_block.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstring>
@@ -13,6 +12,7 @@
 #include "cases/input_generator.h"
 #include "core/dtype.h"
 #include "core/float_bits.h"
+#include "data_path/every_target.h"
 
 namespace aclnn_check {
 namespace {
@@ -72,10 +72,7 @@ TEST(InputGenerator, NormalValuesAreLibmsDrawRoundedToTheDType) {
 // A value within NormalBlock's error bound of a rounding boundary of the dtype (a tie between two
 // neighbours) is left to libm (NaN); a value clear of every boundary is rounded, on every target.
 TEST(NormalBlock, ValuesNearARoundingBoundaryAreLeftToLibm) {
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::DisableTargets(target - 1);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  OnEveryTarget([&] {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       std::vector<double> near, clear;
       for (double base : {1.0, -1.5, 0.75, 3.25}) {
@@ -97,9 +94,7 @@ TEST(NormalBlock, ValuesNearARoundingBoundaryAreLeftToLibm) {
       }
     }
     EXPECT_FALSE(NormalValuesInPlace(DType::kFloat64, 0, 1, nullptr, 0));
-  }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  });
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include "check/precision_terms.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +14,8 @@
 #include <limits>
 #include <random>
 #include <vector>
+
+#include "data_path/every_target.h"
 
 namespace aclnn_check {
 namespace {
@@ -62,29 +63,40 @@ Elements MakeElements(size_t n) {
 double Relative(double a, double g) { return std::fabs(a - g) / (std::fabs(g) + 1e-7); }
 bool InRange(double g) { return std::isfinite(g) && std::fabs(g) < kOverflow; }
 
-template <typename Test>
-void OnEveryTarget(const Test& test) {
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::DisableTargets(target - 1);  // better targets have lower bits: this one is chosen
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-    test();
+// The output columns of one call: count elements each, and a sentinel past them.
+class Columns {
+ public:
+  Columns(size_t columns, size_t count)
+      : columns_(columns, std::vector<double>(count + 1, kSentinel)) {}
+  double* operator[](size_t c) { return columns_[c].data(); }
+  void ExpectNothingWrittenPast(size_t computed) const {
+    for (const std::vector<double>& column : columns_) EXPECT_EQ(column[computed], kSentinel);
   }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-}
+  // Whether element i of every column holds the expected value, bit for bit.
+  template <size_t N>
+  bool Hold(size_t i, const std::array<double, N>& expected) const {
+    for (size_t c = 0; c < N; ++c) {
+      if (Bits(columns_[c][i]) != Bits(expected[c])) return false;
+    }
+    return true;
+  }
+
+ private:
+  static constexpr double kSentinel = -7.0;
+  std::vector<std::vector<double>> columns_;
+};
 
 TEST(PrecisionTerms, GoldenTermsAndTotalsAreTheirDefinitionsBitForBit) {
   constexpr size_t kCount = 4099;
   const Elements e = MakeElements(kCount);
   OnEveryTarget([&] {
-    std::vector<std::vector<double>> columns(3, std::vector<double>(kCount + 1, -7.0));
-    const GoldenTerms terms{columns[0].data(), columns[1].data(), columns[2].data()};
+    Columns columns(3, kCount);
+    const GoldenTerms terms{columns[0], columns[1], columns[2]};
     GoldenTotals totals;
     const size_t computed = ComputeGoldenTerms(e.actual.data(), e.golden.data(), kCount, kOverflow,
                                                kSmall, kSmallError, terms, &totals);
     ASSERT_GT(computed, kCount - 16);
-    for (const std::vector<double>& column : columns) EXPECT_EQ(column[computed], -7.0);
+    columns.ExpectNothingWrittenPast(computed);
     GoldenTotals want;
     int64_t wrong = 0, specials = 0;
     for (size_t i = 0; i < computed; ++i) {
@@ -101,10 +113,7 @@ TEST(PrecisionTerms, GoldenTermsAndTotalsAreTheirDefinitionsBitForBit) {
         ++want.normal;
         want.mare = std::max(want.mare, expected[0]);
       }
-      bool right = true;
-      for (size_t c = 0; c < columns.size(); ++c)
-        right = right && Bits(columns[c][i]) == Bits(expected[c]);
-      if (!right && ++wrong <= 3)
+      if (!columns.Hold(i, expected) && ++wrong <= 3)
         ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
     }
     EXPECT_EQ(wrong, 0);
@@ -122,13 +131,13 @@ TEST(PrecisionTerms, SingleTermsAndTotalsAreTheirDefinitionsBitForBit) {
   constexpr size_t kCount = 4099;
   const Elements e = MakeElements(kCount);
   OnEveryTarget([&] {
-    std::vector<std::vector<double>> columns(2, std::vector<double>(kCount + 1, -7.0));
-    const SingleTerms terms{columns[0].data(), columns[1].data()};
+    Columns columns(2, kCount);
+    const SingleTerms terms{columns[0], columns[1]};
     SingleTotals totals;
     const size_t computed =
         ComputeSingleTerms(e.actual.data(), e.golden.data(), kCount, kOverflow, terms, &totals);
     ASSERT_GT(computed, kCount - 16);
-    for (const std::vector<double>& column : columns) EXPECT_EQ(column[computed], -7.0);
+    columns.ExpectNothingWrittenPast(computed);
     SingleTotals want;
     int64_t wrong = 0, infinite = 0;
     for (size_t i = 0; i < computed; ++i) {
@@ -141,10 +150,7 @@ TEST(PrecisionTerms, SingleTermsAndTotalsAreTheirDefinitionsBitForBit) {
         ++want.finite;
         want.mare = std::max(want.mare, expected[0]);
       }
-      bool right = true;
-      for (size_t c = 0; c < columns.size(); ++c)
-        right = right && Bits(columns[c][i]) == Bits(expected[c]);
-      if (!right && ++wrong <= 3)
+      if (!columns.Hold(i, expected) && ++wrong <= 3)
         ADD_FAILURE() << "element " << i << ": actual " << a << ", golden " << g;
     }
     EXPECT_EQ(wrong, 0);

@@ -4,7 +4,6 @@
 #include "cases/uniform_block.h"
 
 #include <gtest/gtest.h>
-#include <hwy/targets.h>
 
 #include <bit>
 #include <cmath>
@@ -13,6 +12,7 @@
 
 #include "cases/input_generator.h"
 #include "core/dtype.h"
+#include "data_path/every_target.h"
 
 namespace aclnn_check {
 namespace {
@@ -28,11 +28,7 @@ TEST(UniformBlock, EveryValueIsCounterRandomsUniformBitForBit) {
                                  {2 * 987654321ull + 1, 2, 3},
                                  {~uint64_t{0} - 40, 1, 100},  // wraps around 2^64
                                  {5, 3, 0}};
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    // Highway numbers better targets with lower bits: disabling those dispatches to this one.
-    hwy::DisableTargets(target - 1);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  OnEveryTarget([&] {
     for (const char* tensor : {"x", "dy"}) {
       const CounterRandom random(7, "uniform_block/test", tensor);
       for (const Run& run : runs) {
@@ -47,9 +43,7 @@ TEST(UniformBlock, EveryValueIsCounterRandomsUniformBitForBit) {
         EXPECT_EQ(u[run.count], -1.0) << "wrote past the count";
       }
     }
-  }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  });
 }
 
 // A block of draws scaled to [low, high) and rounded, a vector at a time: RoundTo of the scaled
@@ -62,10 +56,7 @@ TEST(UniformBlock, ScaledValuesAreTheRoundedDrawOrAMarkedRedraw) {
   };
   const std::vector<Range> ranges = {
       {-4, 4, false, false}, {0, 1, true, true}, {1, 1.01, true, true}, {0, 0x1p-20, true, false}};
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    SCOPED_TRACE(hwy::TargetName(target));
-    hwy::DisableTargets(target - 1);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  OnEveryTarget([&] {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (const Range& range : ranges) {
         const size_t count = 20003;  // ends mid-vector
@@ -93,9 +84,7 @@ TEST(UniformBlock, ScaledValuesAreTheRoundedDrawOrAMarkedRedraw) {
       }
     }
     EXPECT_FALSE(UniformValuesInPlace(DType::kFloat64, 0, 1, false, false, nullptr, 0));
-  }
-  hwy::DisableTargets(0);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  });
 }
 
 }  // namespace
