@@ -1,6 +1,8 @@
 // Float64 reference of SPEC 4.5: the mathematical definition, sequence by sequence, window by
 // window (not the real kernel's per-core walk, see README.md).
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/parallel_blocks.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
@@ -12,6 +14,56 @@ namespace {
 // finite terms' magnitudes reaches 2^127, within a factor 2 of float32's largest finite value.
 // Only bfloat16 inputs can get there (float16 products stay below 2^32).
 constexpr double kFloat32OverflowScale = 0x1p127;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// The windows [first, last] of a sequence that cover its row `offset`: window i covers rows
+// [i * stride, i * stride + block_size) of its sequence. Windows past outputGrad's rows (a call
+// that validation rejects) are left out. Empty where first > last.
+struct Windows {
+  int64_t first = 0;
+  int64_t last = -1;
+};
+
+Windows CoveringWindows(const Sequence& sequence, int64_t offset, int64_t block_size,
+                        int64_t stride, int64_t rows_of_grad) {
+  if (sequence.windows <= 0) return {};
+  return {
+      std::max<int64_t>(0, (offset - block_size + stride) / stride),
+      std::min({sequence.windows - 1, offset / stride, rows_of_grad - 1 - sequence.first_window})};
+}
+
+// Elements [first, first + length) of rows of a tensor of `row_elements` per row, as doubles,
+// the last `kept` rows decoded kept (the one with the lowest index goes first): consecutive rows
+// of input share most of their windows.
+class DecodedRows {
+ public:
+  DecodedRows(const TensorView& view, int64_t row_elements, int64_t first, int64_t length,
+              int64_t kept)
+      : view_(view), row_elements_(row_elements), first_(first), slots_(static_cast<size_t>(kept)) {
+    for (Slot& slot : slots_) slot.values.resize(static_cast<size_t>(length));
+  }
+
+  const double* Row(int64_t row) {
+    Slot* oldest = &slots_[0];
+    for (Slot& slot : slots_) {
+      if (slot.row == row) return slot.values.data();
+      if (slot.row < oldest->row) oldest = &slot;
+    }
+    ReadAsDouble(view_, row * row_elements_ + first_, oldest->values);
+    oldest->row = row;
+    return oldest->values.data();
+  }
+
+ private:
+  struct Slot {
+    int64_t row = -1;
+    std::vector<double> values;
+  };
+  const TensorView& view_;
+  int64_t row_elements_;
+  int64_t first_;
+  std::vector<Slot> slots_;
+};
 
 }  // namespace
 
@@ -62,75 +114,111 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
   input_grad.Resize(static_cast<size_t>(tokens * heads * head_dim));
   weight_grad.Resize(static_cast<size_t>(block_size * heads));
 
-  // Terms of every output element: value = sum of the terms (IEEE double), mag = sum of the
-  // finite terms' magnitudes, special = some term is inf or NaN.
-  std::vector<uint8_t> input_special(input_grad.value.size(), 0);
-  std::vector<uint8_t> weight_special(weight_grad.value.size(), 0);
-  std::vector<int64_t> coverage(static_cast<size_t>(tokens), 0);
-  auto add = [](ReferenceOutput& out, std::vector<uint8_t>& special, size_t at, double term) {
-    out.value[at] += term;
-    if (std::isfinite(term)) {
-      out.mag[at] += std::fabs(term);
-    } else {
-      special[at] = 1;
-    }
-  };
-  // Which rows the windows cover, and how often.
+  // Every output element's value is the sum of its terms in one order (sequence, window, row of
+  // the window, e), whichever pass or thread computes it, and mag the sum of the finite terms'
+  // magnitudes (adding +0 for the others leaves it as it is). A term of inf or NaN makes the
+  // element special, and only such a term makes its value inf or NaN: a finite term is at most
+  // float32's largest value squared (about 1e77), so no sum of them reaches double's overflow.
+  const size_t row_size = static_cast<size_t>(heads * head_dim);
+
+  // inputGrad, rows in parallel: a row's terms come from the windows that cover it, which are
+  // consecutive windows of the row's sequence. Rows are disjoint and walk the output in storage
+  // order; a block of rows shares most of its windows, decoded once.
+  std::vector<const Sequence*> sequence_of(static_cast<size_t>(tokens), nullptr);
   for (const Sequence& sequence : sequences) {
-    for (int64_t i = 0; i < sequence.windows && sequence.first_window + i < rows_of_grad; ++i) {
-      for (int64_t j = 0; j < block_size; ++j)
-        ++coverage[static_cast<size_t>(sequence.start + i * stride + j)];
-    }
+    for (int64_t row = sequence.start; row < sequence.start + sequence.length; ++row)
+      sequence_of[static_cast<size_t>(row)] = &sequence;
   }
-  // Heads touch disjoint elements of both outputs, and each element's terms are added in the same
-  // order (sequence, window, row of the window, e) whichever thread runs its head.
-  ForEachHarnessItem(heads, [&](int64_t n) {
-    std::vector<double> grad(static_cast<size_t>(head_dim)), input(grad.size());
-    for (const Sequence& sequence : sequences) {
-      for (int64_t i = 0; i < sequence.windows; ++i) {
-        const int64_t window = sequence.first_window + i;
-        if (window >= rows_of_grad) break;  // outputGrad too short: rejected by validation
-        ReadAsDouble(grad_view, (window * heads + n) * head_dim, grad);
-        for (int64_t j = 0; j < block_size; ++j) {
-          const int64_t row = sequence.start + i * stride + j;
-          const size_t w_at = static_cast<size_t>(j * heads + n);
-          const int64_t x_first = (row * heads + n) * head_dim;
-          ReadAsDouble(input_view, x_first, input);
+  // Up to this many windows cover a row; DecodedRows keeps one more, so that a row's windows
+  // stay decoded together.
+  const int64_t most_covering = stride > 0 ? (block_size + stride - 1) / stride : 0;
+  constexpr int64_t kRowsPerItem = 64;
+  ForEachHarnessItem((tokens + kRowsPerItem - 1) / kRowsPerItem, [&](int64_t item) {
+    DecodedRows grad_rows(grad_view, static_cast<int64_t>(row_size), 0,
+                          static_cast<int64_t>(row_size), most_covering + 1);
+    std::vector<const double*> grads;
+    for (int64_t row = item * kRowsPerItem; row < std::min(tokens, (item + 1) * kRowsPerItem);
+         ++row) {
+      const size_t row_first = static_cast<size_t>(row) * row_size;
+      const Sequence* sequence = sequence_of[static_cast<size_t>(row)];
+      const Windows cover = sequence ? CoveringWindows(*sequence, row - sequence->start, block_size,
+                                                       stride, rows_of_grad)
+                                     : Windows{};
+      grads.clear();
+      for (int64_t i = cover.first; i <= cover.last; ++i)
+        grads.push_back(grad_rows.Row(sequence->first_window + i));
+      // A head's values and magnitudes (head_dim of each) stay in L1 across its windows.
+      for (int64_t n = 0; n < heads; ++n) {
+        const size_t first = row_first + static_cast<size_t>(n * head_dim);
+        double* __restrict value = input_grad.value.data() + first;
+        double* __restrict mag = input_grad.mag.data() + first;
+        std::fill_n(value, head_dim, 0.0);
+        std::fill_n(mag, head_dim, 0.0);
+        for (size_t c = 0; c < grads.size(); ++c) {
+          const int64_t j =
+              row - sequence->start - (cover.first + static_cast<int64_t>(c)) * stride;
+          const double w = weight[static_cast<size_t>(j * heads + n)];
+          const double* __restrict grad = grads[c] + n * head_dim;
           for (int64_t e = 0; e < head_dim; ++e) {
-            const size_t x_at = static_cast<size_t>(x_first + e);
-            const size_t k = static_cast<size_t>(e);
-            add(input_grad, input_special, x_at, weight[w_at] * grad[k]);
-            add(weight_grad, weight_special, w_at, grad[k] * input[k]);
+            const double term = w * grad[e];
+            value[e] += term;
+            mag[e] += std::fabs(term) < kInfinity ? std::fabs(term) : 0.0;
+          }
+        }
+        RuleTag* rule = input_grad.rule.data() + first;
+        for (int64_t e = 0; e < head_dim; ++e) {
+          if (grads.empty()) {
+            rule[e] = kUncovered;
+          } else if (mag[e] >= kFloat32OverflowScale) {
+            rule[e] = kOverflow;
+          } else if (!std::isfinite(value[e])) {
+            rule[e] = kSpecial;
+          } else if (grads.size() > 1) {
+            rule[e] = kOverlap;
           }
         }
       }
     }
   });
 
-  const size_t row_size = static_cast<size_t>(heads * head_dim);
-  // Each element's rule depends on its own values only: blocks in parallel.
-  const auto mark_block = [&](int64_t, int64_t begin, int64_t end) {
-    for (size_t at = static_cast<size_t>(begin); at < static_cast<size_t>(end); ++at) {
-      const int64_t covered = coverage[at / row_size];
-      if (covered == 0) {
-        input_grad.rule[at] = kUncovered;
-      } else if (input_grad.mag[at] >= kFloat32OverflowScale) {
-        input_grad.rule[at] = kOverflow;
-      } else if (input_special[at]) {
-        input_grad.rule[at] = kSpecial;
-      } else if (covered > 1) {
-        input_grad.rule[at] = kOverlap;
+  // weightGrad, a head at a time: each of its elements sums over every window, so one head's
+  // block_size sums run on one thread, in locals. Walking the rows in order meets the windows
+  // of each sum in order, and decodes each row of input once.
+  ForEachHarnessItem(heads, [&](int64_t n) {
+    DecodedRows grad_rows(grad_view, static_cast<int64_t>(row_size), n * head_dim, head_dim,
+                          most_covering + 1);
+    std::vector<double> input(static_cast<size_t>(head_dim));
+    std::vector<double> sum(static_cast<size_t>(block_size), 0.0), sum_mag(sum.size(), 0.0);
+    for (const Sequence& sequence : sequences) {
+      for (int64_t offset = 0; offset < sequence.length; ++offset) {
+        const Windows cover = CoveringWindows(sequence, offset, block_size, stride, rows_of_grad);
+        if (cover.first > cover.last) continue;
+        ReadAsDouble(input_view, ((sequence.start + offset) * heads + n) * head_dim, input);
+        for (int64_t i = cover.first; i <= cover.last; ++i) {
+          const size_t j = static_cast<size_t>(offset - i * stride);
+          const double* grad = grad_rows.Row(sequence.first_window + i);
+          double s = sum[j], m = sum_mag[j];
+          for (size_t k = 0; k < input.size(); ++k) {
+            const double term = grad[k] * input[k];
+            s += term;
+            m += std::fabs(term) < kInfinity ? std::fabs(term) : 0.0;
+          }
+          sum[j] = s;
+          sum_mag[j] = m;
+        }
       }
     }
-  };
-  ForEachBlock(static_cast<int64_t>(input_grad.value.size()), mark_block);
-  for (size_t at = 0; at < weight_grad.value.size(); ++at) {
-    if (weight_grad.mag[at] >= kFloat32OverflowScale) {
-      weight_grad.rule[at] = kOverflow;
-    } else if (weight_special[at]) {
-      weight_grad.rule[at] = kSpecial;
+    for (int64_t j = 0; j < block_size; ++j) {
+      const size_t at = static_cast<size_t>(j * heads + n);
+      weight_grad.value[at] = sum[static_cast<size_t>(j)];
+      weight_grad.mag[at] = sum_mag[static_cast<size_t>(j)];
+      if (sum_mag[static_cast<size_t>(j)] >= kFloat32OverflowScale) {
+        weight_grad.rule[at] = kOverflow;
+      } else if (!std::isfinite(sum[static_cast<size_t>(j)])) {
+        weight_grad.rule[at] = kSpecial;
+      }
     }
-  }
+  });
   return result;
 }
 

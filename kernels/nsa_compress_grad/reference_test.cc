@@ -226,6 +226,40 @@ TEST(NsaCompressGradReference, UncoveredRowsAreZeroWhateverTheInputs) {
   EXPECT_EQ(Op().FindRule("nsa.uncovered")->expect, "0");
 }
 
+TEST(NsaCompressGradReference, WindowsPastAShortOutputGradAddNothing) {
+  // Validation rejects an outputGrad with fewer rows than windows; the reference must still use
+  // only the rows it has. T = 10, block 4, stride 2: windows cover rows [0, 4), [2, 6), [4, 8),
+  // [6, 10); outputGrad holds the first three.
+  Problem p = RandomProblem(std::nullopt, 10, 2, 3, 4, 2, 7);
+  const size_t kept = 3 * 2 * 3;
+  CallBuilder call(Op());
+  call.Tensor("outputGrad", DType::kFloat32, {3, 2, 3},
+              std::vector<double>(p.grad.begin(), p.grad.begin() + kept))
+      .Tensor("input", DType::kFloat32, {10, 2, 3}, p.input)
+      .Tensor("weight", DType::kFloat32, {4, 2}, p.weight)
+      .Zeros("inputGrad", DType::kFloat32, {10, 2, 3})
+      .Zeros("weightGrad", DType::kFloat32, {4, 2})
+      .Param("compressBlockSize", int64_t{4})
+      .Param("compressStride", int64_t{2})
+      .Param("actSeqLenType", int64_t{0});
+  const ReferenceResult shorter = Op().Reference(call.Args());
+  // The same problem with the fourth window's gradient zero: the terms it adds are all zero.
+  std::fill(p.grad.begin() + kept, p.grad.end(), 0.0);
+  const ReferenceResult zeroed = RunReference(p);
+  const ReferenceOutput& ig = shorter.outputs[kInputGrad];
+  for (size_t k = 0; k < ig.value.size(); ++k)
+    EXPECT_EQ(ig.value[k], zeroed.outputs[kInputGrad].value[k]) << k;
+  EXPECT_EQ(shorter.outputs[kWeightGrad].value, zeroed.outputs[kWeightGrad].value);
+  // Rows 8 and 9 only the fourth window covers; rows 6 and 7 only the third now does.
+  for (size_t k = 0; k < ig.rule.size(); ++k) {
+    const size_t row = k / 6;
+    const RuleTag expected = row >= 8                ? Op().Tag("nsa.uncovered")
+                             : (row >= 2 && row < 6) ? Op().Tag("nsa.overlap")
+                                                     : kNoRule;
+    EXPECT_EQ(ig.rule[k], expected) << k;
+  }
+}
+
 TEST(NsaCompressGradReference, SpecialValuesFollowIeeeArithmetic) {
   // T = 4, N = 1, D = 2, block 2, stride 1 (windows rows {0,1}, {1,2}, {2,3}).
   Problem p{std::vector<int64_t>{4},      4,     1, 2, 2, 1,
