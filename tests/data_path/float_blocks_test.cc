@@ -1,4 +1,5 @@
-// Vector decoding and rounding against the scalar definitions (DecodeElement, RoundTo): every
+// Vector decoding, rounding and encoding against the scalar definitions (DecodeElement, RoundTo,
+// FloatBits::EncodeRounded): every
 // 16-bit encoding (subnormals, infinities, NaN payloads), random float32 and float64 bit patterns,
 // and values around every rounding tie, bit for bit, on every SIMD target this build and CPU run.
 #include "core/float_blocks.h"
@@ -12,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "core/float_bits.h"
 #include "data_path/every_target.h"
 
 namespace aclnn_check {
@@ -84,6 +86,54 @@ TEST(FloatBlocks, RoundingIsRoundToBitForBit) {
     }
     double value = 1;
     EXPECT_FALSE(RoundBlock(DType::kFloat64, &value, 1, &value));
+  });
+}
+
+TEST(FloatBlocks, EncodingRoundedValuesIsEncodeRoundedBitForBit) {
+  OnEveryTarget([] {
+    for (DType dtype : {DType::kFloat16, DType::kBFloat16, DType::kFloat32, DType::kFloat64}) {
+      // Every encoding's value (each already of the dtype): zeros, subnormals, the largest
+      // finite values, infinities and NaN payloads among them.
+      const std::vector<std::byte> bytes = Encodings(dtype);
+      const size_t size = DTypeSize(dtype);
+      const size_t count = bytes.size() / size;
+      std::vector<double> values(count);
+      for (size_t i = 0; i < count; ++i) values[i] = DecodeElement(bytes.data() + i * size, dtype);
+      for (size_t skip : {size_t{0}, size_t{3}}) {  // a run that starts mid-vector too
+        std::vector<std::byte> encoded((count - skip + 1) * size, std::byte{0x5A});
+        ASSERT_TRUE(EncodeRoundedBlock(dtype, values.data() + skip, count - skip, encoded.data()));
+        std::vector<std::byte> want(size);
+        int64_t wrong = 0;
+        DispatchFloating(dtype, [&]<DType kDType>() {
+          for (size_t i = skip; i < count; ++i) {
+            FloatBits<kDType>::EncodeRounded(want.data(), values[i]);
+            wrong += std::memcmp(want.data(), encoded.data() + (i - skip) * size, size) != 0;
+          }
+        });
+        EXPECT_EQ(wrong, 0) << DTypeName(dtype) << " from element " << skip;
+        EXPECT_EQ(encoded.back(), std::byte{0x5A}) << "wrote past the count";
+      }
+    }
+    double value = 1;
+    EXPECT_FALSE(EncodeRoundedBlock(DType::kInt32, &value, 1, &value));
+  });
+}
+
+TEST(FloatBlocks, FirstNaNFindsTheFirstOfAnyNaN) {
+  OnEveryTarget([] {
+    constexpr size_t kCount = 37;  // ends mid-vector on every target
+    std::vector<double> values(kCount, 1.0);
+    EXPECT_EQ(FirstNaN(values.data(), kCount), kCount);
+    EXPECT_EQ(FirstNaN(values.data(), 0), 0u);
+    values[3] = INFINITY;  // not a NaN
+    for (size_t at = 0; at < kCount; ++at) {
+      values[at] = (at % 2 ? -1 : 1) * std::nan("7");  // negative and with a payload too
+      if (at + 5 < kCount) values[at + 5] = NAN;       // a later one must not be taken
+      EXPECT_EQ(FirstNaN(values.data(), kCount), at);
+      EXPECT_EQ(FirstNaN(values.data(), at), at) << "a NaN past the count was taken";
+      values[at] = at == 3 ? INFINITY : 1.0;
+      if (at + 5 < kCount) values[at + 5] = 1.0;
+    }
   });
 }
 
