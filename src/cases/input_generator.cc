@@ -6,8 +6,9 @@
 #include "cases/normal_block.h"
 #include "cases/standard_distributions.h"
 #include "cases/uniform_block.h"
-#include "core/parallel_blocks.h"
 #include "core/float_bits.h"
+#include "core/float_blocks.h"
+#include "core/parallel_blocks.h"
 
 namespace aclnn_check {
 namespace {
@@ -86,9 +87,9 @@ void DrawNormal(const InputSpec& spec, int64_t begin, int64_t end, const Counter
     } else {
       NormalBlock(random, static_cast<uint64_t>(begin), count, out);
       if (NormalValuesInPlace(kDType, spec.mean, spec.std, out, count)) {
-        for (int64_t i = begin; i < end; ++i) {
-          if (std::isnan(out[i - begin])) out[i - begin] = F::Round(exact(i));
-        }
+        for (size_t k = FirstNaN(out, count); k < count;
+             k += 1 + FirstNaN(out + k + 1, count - k - 1))
+          out[k] = F::Round(exact(begin + static_cast<int64_t>(k)));
       } else {
         for (int64_t i = begin; i < end; ++i) out[i - begin] = F::Round(exact(i));
       }
@@ -139,13 +140,13 @@ void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const Counter
     if (UniformValuesInPlace(ctx.dtype, spec.low, spec.high, spec.low_open, spec.high_open, out,
                              static_cast<size_t>(end - begin))) {
       // Values on an open bound (NaN here) are drawn again from their first draw, as below.
+      const size_t count = static_cast<size_t>(end - begin);
       DispatchFloating(ctx.dtype, [&]<DType kDType>() {
-        for (int64_t i = begin; i < end; ++i) {
-          if (!std::isnan(out[i - begin])) continue;
-          const uint64_t n = static_cast<uint64_t>(i);
-          out[i - begin] =
-              UniformValue(spec, n, random.Uniform(n), random, ctx.dtype,
-                           [](double value) { return FloatBits<kDType>::Round(value); });
+        for (size_t k = FirstNaN(out, count); k < count;
+             k += 1 + FirstNaN(out + k + 1, count - k - 1)) {
+          const uint64_t n = static_cast<uint64_t>(begin) + k;
+          out[k] = UniformValue(spec, n, random.Uniform(n), random, ctx.dtype,
+                                [](double value) { return FloatBits<kDType>::Round(value); });
         }
       });
       return;
@@ -212,8 +213,8 @@ void GenerateInto(const InputSpec& spec, const TensorView& view, const CounterRa
           if (block.size() < static_cast<size_t>(end - begin))
             block.resize(static_cast<size_t>(end - begin));
           DrawValues(spec, begin, end, random, ctx, block.data());
-          for (int64_t i = begin; i < end; ++i)
-            F::EncodeRounded(first + i * F::kBytes, block[i - begin]);
+          EncodeRoundedBlock(kDType, block.data(), static_cast<size_t>(end - begin),
+                             first + begin * F::kBytes);
         });
       });
   if (!encoded) {
