@@ -14,7 +14,12 @@ namespace {
 // finite terms' magnitudes reaches 2^127, within a factor 2 of float32's largest finite value.
 // Only bfloat16 inputs can get there (float16 products stay below 2^32).
 constexpr double kFloat32OverflowScale = 0x1p127;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// |term| for a finite term, +0 for inf or NaN: what a magnitude sum adds (+0 leaves it as it is).
+inline double FiniteMagnitude(double term) {
+  const double magnitude = std::fabs(term);
+  return magnitude < std::numeric_limits<double>::infinity() ? magnitude : 0.0;
+}
 
 // The windows [first, last] of a sequence that cover its row `offset`: window i covers rows
 // [i * stride, i * stride + block_size) of its sequence. Windows past outputGrad's rows (a call
@@ -147,13 +152,12 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
       grads.clear();
       for (int64_t i = cover.first; i <= cover.last; ++i)
         grads.push_back(grad_rows.Row(sequence->first_window + i));
-      // A head's values and magnitudes (head_dim of each) stay in L1 across its windows.
+      // A head's values and magnitudes (head_dim of each, +0 from Resize) stay in L1 across its
+      // windows.
       for (int64_t n = 0; n < heads; ++n) {
         const size_t first = row_first + static_cast<size_t>(n * head_dim);
         double* __restrict value = input_grad.value.data() + first;
         double* __restrict mag = input_grad.mag.data() + first;
-        std::fill_n(value, head_dim, 0.0);
-        std::fill_n(mag, head_dim, 0.0);
         for (size_t c = 0; c < grads.size(); ++c) {
           const int64_t j =
               row - sequence->start - (cover.first + static_cast<int64_t>(c)) * stride;
@@ -162,7 +166,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
           for (int64_t e = 0; e < head_dim; ++e) {
             const double term = w * grad[e];
             value[e] += term;
-            mag[e] += std::fabs(term) < kInfinity ? std::fabs(term) : 0.0;
+            mag[e] += FiniteMagnitude(term);
           }
         }
         RuleTag* rule = input_grad.rule.data() + first;
@@ -201,7 +205,7 @@ ReferenceResult Reference(const Operator& op, const OpArgs& args) {
           for (size_t k = 0; k < input.size(); ++k) {
             const double term = grad[k] * input[k];
             s += term;
-            m += std::fabs(term) < kInfinity ? std::fabs(term) : 0.0;
+            m += FiniteMagnitude(term);
           }
           sum[j] = s;
           sum_mag[j] = m;

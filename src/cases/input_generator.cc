@@ -87,9 +87,8 @@ void DrawNormal(const InputSpec& spec, int64_t begin, int64_t end, const Counter
     } else {
       NormalBlock(random, static_cast<uint64_t>(begin), count, out);
       if (NormalValuesInPlace(kDType, spec.mean, spec.std, out, count)) {
-        for (size_t k = FirstNaN(out, count); k < count;
-             k += 1 + FirstNaN(out + k + 1, count - k - 1))
-          out[k] = F::Round(exact(begin + static_cast<int64_t>(k)));
+        ForEachNaN(out, count,
+                   [&](size_t k) { out[k] = F::Round(exact(begin + static_cast<int64_t>(k))); });
       } else {
         for (int64_t i = begin; i < end; ++i) out[i - begin] = F::Round(exact(i));
       }
@@ -142,12 +141,11 @@ void DrawValues(const InputSpec& spec, int64_t begin, int64_t end, const Counter
       // Values on an open bound (NaN here) are drawn again from their first draw, as below.
       const size_t count = static_cast<size_t>(end - begin);
       DispatchFloating(ctx.dtype, [&]<DType kDType>() {
-        for (size_t k = FirstNaN(out, count); k < count;
-             k += 1 + FirstNaN(out + k + 1, count - k - 1)) {
+        ForEachNaN(out, count, [&](size_t k) {
           const uint64_t n = static_cast<uint64_t>(begin) + k;
           out[k] = UniformValue(spec, n, random.Uniform(n), random, ctx.dtype,
                                 [](double value) { return FloatBits<kDType>::Round(value); });
-        }
+        });
       });
       return;
     }

@@ -26,4 +26,13 @@ bool EncodeRoundedBlock(DType dtype, const double* values, size_t count, void* f
 // passes of input generation mark the rare elements they leave to the scalar form with NaN.
 size_t FirstNaN(const double* values, size_t count);
 
+// Calls fix(i) for each i < count where values[i] is NaN, in order.
+template <class Fix>
+void ForEachNaN(const double* values, size_t count, const Fix& fix) {
+  for (size_t i = FirstNaN(values, count); i < count;
+       i += 1 + FirstNaN(values + i + 1, count - i - 1)) {
+    fix(i);
+  }
+}
+
 }  // namespace aclnn_check
