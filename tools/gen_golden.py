@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden data (SPEC section 9): expected outputs computed by an independent oracle, PyTorch
+"""Golden data (docs/contract/golden.md): expected outputs computed by an independent oracle, PyTorch
 autograd in float64, on the inputs the harness generates.
 
     build/bin/aclnn-check golden inputs golden/cases -o /tmp/golden_inputs.h5
@@ -8,7 +8,7 @@ autograd in float64, on the inputs the harness generates.
 reads every test point of the inputs file and writes golden/<op folder>.h5, the outputs computed
 by the operator's own oracle, kernels/<op folder>/oracle.py (found by its folder),: the same groups
 under /points (attributes id, op, case, dtype, params, tensors; inputs/), plus expected/ (PyTorch's outputs),
-and, where a documented rule of SPEC section 4 differs from PyTorch, documented/ (the rule's
+and, where a documented rule of kernels/<op>/README.md differs from PyTorch, documented/ (the rule's
 value) and rule/ (per element 1 + the index into rule/@rule_ids; 0 where they agree). The root
 records the oracle (name and version) and the creation date.
 
@@ -35,7 +35,7 @@ KERNELS = os.path.join(os.path.dirname(TOOLS), "kernels")
 
 class Oracle:
     """kernels/<folder>/oracle.py of one operator: expected(inputs, params, tensors) gives
-    PyTorch's outputs by name; documented(inputs, params), where a rule of SPEC section 4 differs
+    PyTorch's outputs by name; documented(inputs, params), where a rule of kernels/<op>/README.md differs
     from PyTorch, gives per element the documented value and the rule id ("" where none applies)."""
 
     def __init__(self, folder, module):

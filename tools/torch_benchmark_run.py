@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A benchmark implementation for CANN's double benchmark (SPEC 5.1): PyTorch's own kernels in the
+"""A benchmark implementation for CANN's double benchmark (docs/contract/numerics.md): PyTorch's own kernels in the
 case's dtype, run on the harness's inputs, written as a recorded run that `aclnn-check run
 --benchmark-run` reads.
 

@@ -23,7 +23,7 @@ std::optional<CheckOutcome> RequireOutPointers(const OpArgs& args, std::string_v
 
 // 161002 with the matrix rule when the tensor's dtype is not in the product's list. On a product
 // that does not list the operator every dtype fails here, so the checks before the first of
-// these (the null checks) decide alike on every product (SPEC 3).
+// these (the null checks) decide alike on every product (docs/contract/products.md).
 std::optional<CheckOutcome> RequireSupportedDType(const Operator& op, Product product,
                                                   const OpArgs& args, size_t slot);
 // 161002 when the tensors (the non-null ones) do not all share one dtype.

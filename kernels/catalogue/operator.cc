@@ -163,7 +163,7 @@ Operator::Operator(const OperatorDef& def, std::string folder)
     for (size_t i = 0; i < lacking.size(); ++i) {
       rule.condition += (i ? ", " : "product is ") + lacking[i];
     }
-    rule.source = "SPEC section 3 support matrix";
+    rule.source = "docs/contract/products.md support matrix";
     rules_.push_back(std::move(rule));
   }
   RuleDef other;
@@ -172,7 +172,7 @@ Operator::Operator(const OperatorDef& def, std::string folder)
   other.status = ACLNN_ERR_PARAM_INVALID;
   other.description = name_ + " rejects the dtypes no product lists (float64, integers, bool)";
   other.condition = "a tensor's dtype is not float16, bfloat16 or float32";
-  other.source = "SPEC section 3 support matrix";
+  other.source = "docs/contract/products.md support matrix";
   rules_.push_back(std::move(other));
 }
 
@@ -247,8 +247,8 @@ CheckOutcome Operator::Validate(const OpArgs& args, Product product) const {
 }
 
 std::optional<CheckOutcome> Operator::NullCheckFailure(const OpArgs& args) const {
-  // Every operator's 161001 checks come before anything that depends on the product (SPEC 4), so
-  // any product's checks find the same null pointer.
+  // Every operator's 161001 checks come before anything that depends on the product
+  // (kernels/<op>/README.md), so any product's checks find the same null pointer.
   CheckOutcome outcome = def_->validate(*this, args, AllProducts().front());
   if (outcome.status != ACLNN_ERR_PARAM_NULLPTR) return std::nullopt;
   return outcome;

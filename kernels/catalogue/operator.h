@@ -114,9 +114,9 @@ struct OperatorDef {
   // Optional fields have defaults; every other one left out of an initializer is a compile error
   // (-Wmissing-field-initializers with -Werror), and Catalogue() checks them at start-up.
   std::span<const ParamSlot> params = {};
-  // Every check of SPEC section 4 in its documented order. The product enters only through the
-  // dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
-  // that come before them give 161001 on every product, listed or not (SPEC 3).
+  // Every check of kernels/<op>/README.md in its documented order. The product enters only through
+  // the dtype checks (RequireSupportedDType: an empty list rejects every dtype), so the null checks
+  // that come before them give 161001 on every product, listed or not (docs/contract/products.md).
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product);
   // The float64 reference; reads the inputs through their views. Operator::Reference adds the
   // call rules.
@@ -127,9 +127,9 @@ struct OperatorDef {
   std::vector<RuleTag> (*call_rules)(const Operator& op, const OpArgs& args);
   // Calls the provider's GetWorkspaceSize symbol with the operator's own prototype.
   aclnnStatus (*invoke_get_workspace_size)(void* symbol, const AbiCall& call);
-  // Case files (SPEC 6): the call of one test point from its axis values (an object holding
-  // every axis of operator.json "axes", defaults filled in) and its dtype. On an impossible
-  // combination returns nullopt with the reason in *error.
+  // Case files (docs/contract/case-files.md): the call of one test point from its axis values (an
+  // object holding every axis of operator.json "axes", defaults filled in) and its dtype. On an
+  // impossible combination returns nullopt with the reason in *error.
   std::optional<CallPlan> (*plan)(const nlohmann::json& axes, DType dtype, std::string* error);
   // Recomputes the inputs listed in operator.json "derived_inputs" from the others (as the
   // forward pass would have produced them), or nullptr when there are none.
@@ -209,8 +209,8 @@ class Operator {
   // that passes the null checks gets 161002 (a matrix rule) at the first dtype check, and never
   // success.
   CheckOutcome Validate(const OpArgs& args, Product product) const;
-  // The outcome on a SoC outside SPEC 3: the null checks' 161001, otherwise nullopt (the caller
-  // rejects the call with 161002 for the unknown SoC).
+  // The outcome on a SoC outside docs/contract/products.md: the null checks' 161001, otherwise
+  // nullopt (the caller rejects the call with 161002 for the unknown SoC).
   std::optional<CheckOutcome> NullCheckFailure(const OpArgs& args) const;
   ReferenceResult Reference(const OpArgs& args) const;
   std::vector<RuleTag> CallRules(const OpArgs& args) const { return def_->call_rules(*this, args); }

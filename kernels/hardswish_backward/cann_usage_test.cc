@@ -1,6 +1,6 @@
 // aclnnHardswishBackward driven through the dlopen'd cpu and ref providers as a CANN user would;
-// both agree with the float64 reference within SPEC section 5, and the ref provider's results are
-// SPEC 4.2's formula, computed here, rounded once.
+// both agree with the float64 reference within docs/contract/numerics.md, and the ref provider's
+// results are kernels/hardswish_backward/README.md's formula, computed here, rounded once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +17,8 @@ using testing::CallBuilder;
 
 const Operator& Op() { return *FindOperator("HardswishBackward"); }
 
-// SPEC 4.2: gradOutput * d, d = 0 below -3, self / 3 + 0.5 on the closed [-3, 3], 1 above 3.
+// kernels/hardswish_backward/README.md: gradOutput * d, d = 0 below -3, self / 3 + 0.5 on the
+// closed [-3, 3], 1 above 3.
 double HardswishGrad(double grad, double self) {
   if (self < -3) return 0;
   if (self > 3) return grad;

@@ -1,5 +1,5 @@
-"""HardswishBackward's golden oracle (SPEC 4.2), loaded by tools/gen_golden.py: PyTorch autograd
-through F.hardswish in float64, and SPEC's closed interval where this PyTorch release differs."""
+"""HardswishBackward's golden oracle (kernels/hardswish_backward/README.md), loaded by tools/gen_golden.py: PyTorch autograd
+through F.hardswish in float64, and the contract's closed interval where this PyTorch release differs."""
 import math
 
 import numpy as np
@@ -16,7 +16,7 @@ def expected(inputs, params, tensors):
 
 
 def documented(inputs, params):
-    """SPEC 4.2's closed interval: at exactly -3 the factor is -0.5, at exactly 3 it is 1.5
+    """kernels/hardswish_backward/README.md's closed interval: at exactly -3 the factor is -0.5, at exactly 3 it is 1.5
     (PyTorch releases differ here). Elsewhere the documented value is PyTorch's (NaN: no rule)."""
     value = np.full(inputs["self"].shape, math.nan)
     rule = np.full(inputs["self"].shape, "", dtype=object)

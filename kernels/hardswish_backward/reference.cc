@@ -1,4 +1,5 @@
-// Float64 reference: the closed interval of the seed and SPEC 4.2.
+// Float64 reference: the closed interval of the CANN document and
+// kernels/hardswish_backward/README.md.
 #include <cmath>
 #include <limits>
 

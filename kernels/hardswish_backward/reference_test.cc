@@ -1,5 +1,5 @@
 // The float64 reference against a forward hardswish written here, differentiated numerically,
-// and against every rule row of SPEC 4.2 computed by hand.
+// and against every rule row of kernels/hardswish_backward/README.md computed by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

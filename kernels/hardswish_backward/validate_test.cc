@@ -1,4 +1,5 @@
-// Every check of SPEC 4.2 with its status code and rule id, in the documented order.
+// Every check of kernels/hardswish_backward/README.md with its status code and rule id, in the
+// documented order.
 #include <gtest/gtest.h>
 
 #include "hardswish_backward/hardswish_backward.h"
@@ -67,7 +68,7 @@ TEST(HardswishBackwardValidate, UnavailableProductsRejectEveryCallThatPassesTheN
   for (Product product : {Product::kInf, Product::k200I}) {
     CallBuilder call = Valid();
     ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish.float32", product);
-    // SPEC 3: the null checks come first on every product, listed or not.
+    // docs/contract/products.md: the null checks come first on every product, listed or not.
     for (const char* slot : {"gradOutput", "self", "out"}) {
       CallBuilder null_call = Valid(DType::kFloat16);
       null_call.Null(slot);

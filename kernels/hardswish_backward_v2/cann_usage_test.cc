@@ -1,6 +1,6 @@
 // aclnnHardswishBackwardV2 driven through the dlopen'd cpu and ref providers as a CANN user would;
-// both agree with the float64 reference within SPEC section 5, and the ref provider's results are
-// SPEC 4.6's formula, computed here, rounded once.
+// both agree with the float64 reference within docs/contract/numerics.md, and the ref provider's
+// results are kernels/hardswish_backward_v2/README.md's formula, computed here, rounded once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +17,8 @@ using testing::CallBuilder;
 
 const Operator& Op() { return *FindOperator("HardswishBackwardV2"); }
 
-// SPEC 4.6: gradOutput * d, d = 0 up to -3, self / 3 + 0.5 on the open (-3, 3), 1 from 3 up.
+// kernels/hardswish_backward_v2/README.md: gradOutput * d, d = 0 up to -3, self / 3 + 0.5 on the
+// open (-3, 3), 1 from 3 up.
 double HardswishGradOpen(double grad, double self) {
   if (self <= -3) return 0;
   if (self >= 3) return grad;

@@ -1,4 +1,5 @@
-// Float64 reference: the open interval of SPEC 4.6 and CANN's hard_swish_grad_v2.
+// Float64 reference: the open interval of kernels/hardswish_backward_v2/README.md and CANN's
+// hard_swish_grad_v2.
 #include <cmath>
 #include <limits>
 

@@ -1,5 +1,6 @@
 // The float64 reference against a forward hardswish written here, differentiated numerically,
-// and against every rule row of SPEC 4.6 (the open interval) computed by hand.
+// and against every rule row of kernels/hardswish_backward_v2/README.md (the open interval)
+// computed by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// SPEC 4.6's checks in aclnn_hardswish_backward_v2.cpp's order: null pointers, the product's
-// dtype list for gradOutput then self, one dtype for all three, the rank of gradOutput and self
-// (at most 8; out is held to self's shape instead), the shapes.
+// kernels/hardswish_backward_v2/README.md's checks in aclnn_hardswish_backward_v2.cpp's order: null
+// pointers, the product's dtype list for gradOutput then self, one dtype for all three, the rank of
+// gradOutput and self (at most 8; out is held to self's shape instead), the shapes.
 #include "catalogue/checks.h"
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 

@@ -1,5 +1,5 @@
-// Every check of SPEC 4.6 with its status code and rule id, in the order of CANN's
-// aclnn_hardswish_backward_v2.cpp.
+// Every check of kernels/hardswish_backward_v2/README.md with its status code and rule id, in the
+// order of CANN's aclnn_hardswish_backward_v2.cpp.
 #include <gtest/gtest.h>
 
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
@@ -68,7 +68,7 @@ TEST(HardswishBackwardV2Validate, UnavailableProductsRejectEveryCallThatPassesTh
   for (Product product : {Product::kInf, Product::k200I}) {
     CallBuilder call = Valid();
     ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish_v2.float32", product);
-    // SPEC 3: the null checks come first on every product, listed or not.
+    // docs/contract/products.md: the null checks come first on every product, listed or not.
     for (const char* slot : {"gradOutput", "self", "out"}) {
       CallBuilder null_call = Valid(DType::kFloat16);
       null_call.Null(slot);

@@ -1,6 +1,6 @@
-// LayerNormBackward's CANN case import (SPEC 6): the kernels behind aclnnLayerNormBackward
-// (LayerNormGradV3, LayerNormGrad) and ATK's aclnnLayerNormBackward cases onto
-// cases/layer_norm_backward axes. Compiled into the import layer (src/import).
+// LayerNormBackward's CANN case import (docs/contract/case-files.md): the kernels behind
+// aclnnLayerNormBackward (LayerNormGradV3, LayerNormGrad) and ATK's aclnnLayerNormBackward cases
+// onto cases/layer_norm_backward axes. Compiled into the import layer (src/import).
 #include <functional>
 #include <span>
 

@@ -1,7 +1,7 @@
 // aclnnLayerNormBackward driven through the dlopen'd cpu and ref providers as a CANN user would;
-// both agree with the float64 reference within SPEC section 5 (and the ref provider's results are
-// the gradient of the forward, computed here, rounded once), rejected calls write nothing and
-// masked-off outputs are left as they were.
+// both agree with the float64 reference within docs/contract/numerics.md (and the ref provider's
+// results are the gradient of the forward, computed here, rounded once), rejected calls write
+// nothing and masked-off outputs are left as they were.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,11 +54,11 @@ CallBuilder Sample(DType dtype, DType param_dtype, std::vector<bool> mask = {tru
 }
 
 // The three outputs of Sample's call (logical order) with bounds on their own float64 error,
-// computed as the chain rule gives them, not as SPEC 4.4 simplifies them: per row,
-// xh = (x - mean) * rstd is the forward's normalised input and y_j = w_j * xh_j + b_j, so
-// d xh_j / d x_i = rstd * (delta_ij - 1 / M - xh_i * xh_j / M), and gradInput_i is the sum over j
-// of gradOut_j * w_j times that; gradWeight_j and gradBias_j sum gradOut * xh and gradOut over
-// rows.
+// computed as the chain rule gives them, not as kernels/layer_norm_backward/README.md simplifies
+// them: per row, xh = (x - mean) * rstd is the forward's normalised input and y_j = w_j * xh_j +
+// b_j, so d xh_j / d x_i = rstd * (delta_ij - 1 / M - xh_i * xh_j / M), and gradInput_i is the sum
+// over j of gradOut_j * w_j times that; gradWeight_j and gradBias_j sum gradOut * xh and gradOut
+// over rows.
 struct FormulaValues {
   std::vector<double> value, error;
 };

@@ -1,4 +1,4 @@
-"""LayerNormBackward's golden oracle (SPEC 4.4), loaded by tools/gen_golden.py: ATen's own
+"""LayerNormBackward's golden oracle (kernels/layer_norm_backward/README.md), loaded by tools/gen_golden.py: ATen's own
 native_layer_norm_backward in float64."""
 import torch
 
@@ -13,7 +13,7 @@ def expected(inputs, params, tensors):
     stat_shape = leading + [1] * len(normalized)
     mean = torch.from_numpy(inputs["mean"]).reshape(stat_shape)
     rstd = torch.from_numpy(inputs["rstd"]).reshape(stat_shape)
-    # A null weight is a weight of ones (SPEC 4.4); ATen gives no gradWeight without one.
+    # A null weight is a weight of ones (kernels/layer_norm_backward/README.md); ATen gives no gradWeight without one.
     weight = torch.from_numpy(inputs["weight"]) if "weight" in inputs else torch.ones(normalized)
     bias = torch.from_numpy(inputs["bias"]) if "bias" in inputs else None
     grad_input, grad_weight, grad_bias = torch.ops.aten.native_layer_norm_backward(

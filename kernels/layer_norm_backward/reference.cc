@@ -1,6 +1,7 @@
-// Float64 reference of SPEC 4.4. mean and rstd are used as given (not recomputed); a null weight
-// is ones; bias is never read. mag follows SPEC 5 with xh weighted by (|x| + |mean|) * |rstd|,
-// the scale of its error when a kernel expands (x - mean) * rstd (see README.md).
+// Float64 reference of kernels/layer_norm_backward/README.md. mean and rstd are used as given (not
+// recomputed); a null weight is ones; bias is never read. mag follows docs/contract/numerics.md
+// with xh weighted by (|x| + |mean|) * |rstd|, the scale of its error when a kernel expands (x -
+// mean) * rstd (see README.md).
 #include <algorithm>
 #include <cmath>
 #include <span>

@@ -1,6 +1,7 @@
 // The float64 reference against a forward layer norm written here (mean and rstd recomputed from
 // x inside the forward, as the backward formula assumes), differentiated numerically; against
-// small cases computed by hand; and against every rule row of SPEC 4.4.
+// small cases computed by hand; and against every rule row of
+// kernels/layer_norm_backward/README.md.
 #include <gtest/gtest.h>
 
 #include <algorithm>

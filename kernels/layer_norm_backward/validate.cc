@@ -1,6 +1,6 @@
-// The checks of SPEC 4.4 in their documented order: nulls, the mask's length, selected outputs
-// that are null, dtypes, then shapes. The one exception to "null first": a selected output that is
-// null (161001) is reported after a mask of the wrong length (161002).
+// The checks of kernels/layer_norm_backward/README.md in their documented order: nulls, the mask's
+// length, selected outputs that are null, dtypes, then shapes. The one exception to "null first": a
+// selected output that is null (161001) is reported after a mask of the wrong length (161002).
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
-// Every check of SPEC 4.4 with its status code and rule id, in the documented order; the
-// product matrix; and the case plan's calls, valid and invalid.
+// Every check of kernels/layer_norm_backward/README.md with its status code and rule id, in the
+// documented order; the product matrix; and the case plan's calls, valid and invalid.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -217,8 +217,9 @@ TEST(LayerNormBackwardValidate, UnavailableProductRejectsEveryCall) {
   ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.layernorm.float32", Product::k200I);
   CallBuilder fp16 = Valid(kF16);
   ExpectRejected(fp16, ACLNN_ERR_PARAM_INVALID, "matrix.layernorm.float16", Product::k200I);
-  // SPEC 3: the null checks come first on every product, listed or not; SPEC 4.4's order holds
-  // there too (a mask of the wrong length before a selected output that is null).
+  // docs/contract/products.md: the null checks come first on every product, listed or not;
+  // kernels/layer_norm_backward/README.md's order holds there too (a mask of the wrong length
+  // before a selected output that is null).
   CallBuilder null_call = Valid();
   null_call.Null("input");
   ExpectRejected(null_call, ACLNN_ERR_PARAM_NULLPTR, "layernorm.check.null", Product::k200I);
@@ -308,7 +309,7 @@ TEST(LayerNormBackwardValidate, NormalizedShapeMustBeTheTrailingDims) {
   CallBuilder last = Valid();
   last.Param("normalizedShape", Dims{5});
   ExpectRejected(last, ACLNN_ERR_PARAM_INVALID, "layernorm.check.trailing_dims");
-  // The first of two dims differs: CANN's loop would skip it, SPEC compares every dim.
+  // The first of two dims differs: CANN's loop would skip it, the contract compares every dim.
   CallBuilder first = Valid();
   first.Param("normalizedShape", Dims{2, 4})
       .Zeros("weight", kF32, {2, 4})
@@ -363,7 +364,8 @@ TEST(LayerNormBackwardValidate, SelectedOutputsHaveTheirShapes) {
 }
 
 TEST(LayerNormBackwardValidate, ShapeChecksRunInTheDocumentedOrder) {
-  // Each call breaks two checks; the earlier one in SPEC 4.4's list is reported.
+  // Each call breaks two checks; the earlier one in kernels/layer_norm_backward/README.md's list is
+  // reported.
   CallBuilder a = Valid();
   a.Zeros("mean", kF32, Dims(9, 1)).Param("normalizedShape", Dims{});
   ExpectRejected(a, ACLNN_ERR_PARAM_INVALID, "layernorm.check.rank");

@@ -1,5 +1,6 @@
-// LogitGrad's CANN case import (SPEC 6): ST CSV rows of kernel logit_grad and ATK cases of
-// aclnnLogitGrad onto cases/logit_grad axes. Compiled into the import layer (src/import).
+// LogitGrad's CANN case import (docs/contract/case-files.md): ST CSV rows of kernel logit_grad and
+// ATK cases of aclnnLogitGrad onto cases/logit_grad axes. Compiled into the import layer
+// (src/import).
 #include <cmath>
 #include <span>
 

@@ -1,6 +1,6 @@
 // aclnnLogitGrad driven through the dlopen'd cpu and ref providers as a CANN user would; both
-// agree with the float64 reference within SPEC section 5, and the ref provider's results are SPEC
-// 4.3's table and formula, computed here, rounded once.
+// agree with the float64 reference within docs/contract/numerics.md, and the ref provider's results
+// are kernels/logit_grad/README.md's table and formula, computed here, rounded once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,9 +27,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const Operator& Op() { return *FindOperator("LogitGrad"); }
 
-// SPEC 4.3's table, first matching row, with x compared to eps and 1 - eps in float64. The rows
-// logit.x_edge and logit.dy_special are what IEEE division gives (x = -0 gives the other sign,
-// which that rule also accepts; the caller checks it by magnitude).
+// kernels/logit_grad/README.md's table, first matching row, with x compared to eps and 1 - eps in
+// float64. The rows logit.x_edge and logit.dy_special are what IEEE division gives (x = -0 gives
+// the other sign, which that rule also accepts; the caller checks it by magnitude).
 double LogitGradByTheTable(double x, double dy, double eps) {
   if (std::isnan(eps) || (eps > 1 && eps != kInf)) return kNaN;  // eps_nan, eps_gt1
   if (eps == kInf) return 0;                                     // eps_inf

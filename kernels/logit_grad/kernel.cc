@@ -1,5 +1,6 @@
 // The cpu provider's kernel: float32 arithmetic, one rounding to the output dtype on store. x is
-// compared with eps and 1 - eps in double, as SPEC 4.3 documents (not with float32(eps)).
+// compared with eps and 1 - eps in double, as kernels/logit_grad/README.md documents (not with
+// float32(eps)).
 #include <cmath>
 #include <limits>
 

@@ -1,5 +1,5 @@
-"""LogitGrad's golden oracle (SPEC 4.3), loaded by tools/gen_golden.py: PyTorch autograd through
-torch.logit in float64, and the seed's eps table where it differs from PyTorch."""
+"""LogitGrad's golden oracle (kernels/logit_grad/README.md), loaded by tools/gen_golden.py: PyTorch autograd through
+torch.logit in float64, and the CANN document's eps table where it differs from PyTorch."""
 import math
 
 import numpy as np
@@ -11,13 +11,13 @@ from oracle_support import as_double, grads, tensor
 def expected(inputs, params, tensors):
     x = tensor(inputs["x"])
     eps = as_double(params["eps"])
-    # torch.logit treats a negative eps as "no clamping", the same as the seed's table.
+    # torch.logit treats a negative eps as "no clamping", the same as the CANN document's table.
     (dx,) = grads(torch.logit(x, eps=eps), x, torch.from_numpy(inputs["dy"]))
     return {"out": dx}
 
 
 def documented(inputs, params):
-    """The seed's eps table of SPEC 4.3 written out row by row (first match decides), as
+    """The CANN document's eps table of kernels/logit_grad/README.md written out row by row (first match decides), as
     (value, rule id) per element, to record where PyTorch and the documented rule differ."""
     eps = as_double(params["eps"])
     value = np.empty_like(inputs["x"])

@@ -1,6 +1,7 @@
-// Float64 reference: the eps table of SPEC 4.3, first match decides, with x compared with eps and
-// 1 - eps in double. Where the CANN kernel is known to differ (it rounds eps to float32 and follows
-// PyTorch's vectorised path), the element's alt holds what that kernel computes.
+// Float64 reference: the eps table of kernels/logit_grad/README.md, first match decides, with x
+// compared with eps and 1 - eps in double. Where the CANN kernel is known to differ (it rounds eps
+// to float32 and follows PyTorch's vectorised path), the element's alt holds what that kernel
+// computes.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -29,7 +30,7 @@ double MagnitudeOf(double value) { return std::isfinite(value) ? std::fabs(value
 // depends on how eps is rounded (rule logit.eps_rounding) when some choice of bounds puts it
 // inside and another outside: the documented bounds are eps and 1 - eps in double; the CANN
 // kernel uses float32(eps) and 1.0f - float32(eps) in float32, and float32(1 - eps) is the bound
-// SPEC names.
+// the contract names.
 struct Bounds {
   explicit Bounds(double eps) {
     const double lo32 = FloatBits<DType::kFloat32>::Round(eps);

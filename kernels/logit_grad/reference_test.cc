@@ -1,5 +1,5 @@
 // The float64 reference against a forward logit written here, differentiated numerically, and
-// against every row of the eps table of SPEC 4.3 computed by hand.
+// against every row of the eps table of kernels/logit_grad/README.md computed by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// The eps table of SPEC 4.3 (kernel.cc's order) reduced to what a float32 SIMD kernel needs: one
-// of three modes and, for the range mode, float32 bounds equivalent to kernel.cc's comparisons of
-// a float32 x with eps and 1 - eps in double.
+// The eps table of kernels/logit_grad/README.md (kernel.cc's order) reduced to what a float32 SIMD
+// kernel needs: one of three modes and, for the range mode, float32 bounds equivalent to
+// kernel.cc's comparisons of a float32 x with eps and 1 - eps in double.
 #pragma once
 
 #include <cmath>

@@ -3,8 +3,9 @@
 
 namespace aclnn_check::logit_grad {
 
-// SPEC 4.3: null -> 161001; dtypes outside the product's list or not all equal; rank > 8;
-// dy or out shape differs from x -> 161002. Every eps is accepted (the table decides the values).
+// kernels/logit_grad/README.md: null -> 161001; dtypes outside the product's list or not all equal;
+// rank > 8; dy or out shape differs from x -> 161002. Every eps is accepted (the table decides the
+// values).
 CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product) {
   if (auto failed = RequireNotNull(op, args, {kX, kDy, kOut}, "logit.check.null")) {
     return *failed;

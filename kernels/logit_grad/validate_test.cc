@@ -1,4 +1,5 @@
-// Every check of SPEC 4.3 with its status code and rule id, in the documented order.
+// Every check of kernels/logit_grad/README.md with its status code and rule id, in the documented
+// order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -99,7 +100,7 @@ TEST(LogitGradValidate, UnavailableProductsRejectEveryCall) {
       ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.logit." + std::string(DTypeName(dtype)),
                      product);
     }
-    // SPEC 3: the null checks come first on every product, listed or not.
+    // docs/contract/products.md: the null checks come first on every product, listed or not.
     for (const char* slot : {"x", "dy", "out"}) {
       CallBuilder null_call = Valid(DType::kBFloat16);
       null_call.Null(slot);

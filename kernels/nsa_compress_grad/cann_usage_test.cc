@@ -1,7 +1,8 @@
 // aclnnNsaCompressGrad driven through the dlopen'd cpu and ref providers as a CANN user would
 // (CANN's example: actSeqLen {0, 128, 272}-style cumulative ends, layout "TND"); both agree with
-// the float64 reference within SPEC section 5 (and the ref provider's results are SPEC 4.5's sums,
-// computed here, rounded once), and a rejected call writes nothing.
+// the float64 reference within docs/contract/numerics.md (and the ref provider's results are
+// kernels/nsa_compress_grad/README.md's sums, computed here, rounded once), and a rejected call
+// writes nothing.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,9 +59,9 @@ CallBuilder Build(DType dtype, const Options& options = {}) {
   return call;
 }
 
-// SPEC 4.5's backward, as loops over the sequences and their windows, for the call Build made
-// (null actSeqLen: one sequence of every row): both outputs in logical order, with bounds on their
-// own float64 error.
+// kernels/nsa_compress_grad/README.md's backward, as loops over the sequences and their windows,
+// for the call Build made (null actSeqLen: one sequence of every row): both outputs in logical
+// order, with bounds on their own float64 error.
 struct FormulaValues {
   std::vector<double> value, error;
 };

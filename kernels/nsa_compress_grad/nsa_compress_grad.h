@@ -18,8 +18,9 @@ constexpr int64_t kMaxBlockSize = 128;
 constexpr int64_t kMaxHeadDim = 256;
 constexpr int64_t kMaxHeads = 128;
 
-// Number of compressed rows (windows) of a sequence of `length` rows: C_b of SPEC 4.5.
-// Non-positive block sizes or strides (rejected by validation) give no windows.
+// Number of compressed rows (windows) of a sequence of `length` rows: C_b of
+// kernels/nsa_compress_grad/README.md. Non-positive block sizes or strides (rejected by validation)
+// give no windows.
 inline int64_t WindowCount(int64_t length, int64_t block_size, int64_t stride) {
   if (block_size <= 0 || stride <= 0 || length < block_size) return 0;
   return (length - block_size) / stride + 1;

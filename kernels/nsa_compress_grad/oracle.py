@@ -1,4 +1,4 @@
-"""NsaCompressGrad's golden oracle (SPEC 4.5, README.md beside this file), loaded by
+"""NsaCompressGrad's golden oracle (kernels/nsa_compress_grad/README.md, README.md beside this file), loaded by
 tools/gen_golden.py: the forward written as a gather and an einsum, differentiated by autograd."""
 import torch
 

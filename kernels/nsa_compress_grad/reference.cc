@@ -1,5 +1,6 @@
-// Float64 reference of SPEC 4.5: the mathematical definition, each sum's terms in the order
-// sequence, window, row of the window, e (not the real kernel's per-core walk, see README.md).
+// Float64 reference of kernels/nsa_compress_grad/README.md: the mathematical definition, each sum's
+// terms in the order sequence, window, row of the window, e (not the real kernel's per-core walk,
+// see README.md).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -1,5 +1,6 @@
 // The float64 reference against a forward NSA compression written here, differentiated
-// numerically, against small cases computed by hand, and against every rule row of SPEC 4.5.
+// numerically, against small cases computed by hand, and against every rule row of
+// kernels/nsa_compress_grad/README.md.
 #include <gtest/gtest.h>
 
 #include <cmath>

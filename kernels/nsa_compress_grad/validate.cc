@@ -1,5 +1,5 @@
-// The checks of SPEC 4.5 in their documented order (plus the rank check that the order needs
-// before D and N can be read, see README.md).
+// The checks of kernels/nsa_compress_grad/README.md in their documented order (plus the rank check
+// that the order needs before D and N can be read, see README.md).
 #include <string>
 
 #include "catalogue/checks.h"

@@ -1,5 +1,6 @@
-// Every check of SPEC 4.5 with its status code and rule id, one by one, and their order; and the
-// case plans of negative case files, which validation must reject with the intended rule.
+// Every check of kernels/nsa_compress_grad/README.md with its status code and rule id, one by one,
+// and their order; and the case plans of negative case files, which validation must reject with the
+// intended rule.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -191,7 +192,8 @@ TEST(NsaCompressGradValidate, OnlyA2SupportsTheOperator) {
       ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, Op().MatrixRule(dtype),
                      std::string(ProductName(product)), product);
     }
-    // Except a null pointer: SPEC 3 puts the null checks first on every product, listed or not.
+    // Except a null pointer: docs/contract/products.md puts the null checks first on every product,
+    // listed or not.
     for (const char* slot : {"outputGrad", "input", "weight", "inputGrad", "weightGrad"}) {
       CallBuilder null_call = Valid();
       null_call.Null(slot);
@@ -372,7 +374,8 @@ TEST(NsaCompressGradValidate, EmptyTensorsAre161002) {
   ExpectInvalid(null_no_tokens, "nsa.check.empty", "null actSeqLen, T = 0");
 }
 
-// Each check wins over the next one in SPEC 4.5's order: a call that fails both reports the first.
+// Each check wins over the next one in kernels/nsa_compress_grad/README.md's order: a call that
+// fails both reports the first.
 TEST(NsaCompressGradValidate, ChecksRunInTheDocumentedOrder) {
   {  // null before dtype
     CallBuilder call = Valid();

@@ -1,5 +1,6 @@
-// SwiGluGrad's CANN case import (SPEC 6): ST CSV rows of kernel swi_glu_grad and ATK cases of
-// aclnnSwiGluGrad onto cases/swi_glu_grad axes. Compiled into the import layer (src/import).
+// SwiGluGrad's CANN case import (docs/contract/case-files.md): ST CSV rows of kernel swi_glu_grad
+// and ATK cases of aclnnSwiGluGrad onto cases/swi_glu_grad axes. Compiled into the import layer
+// (src/import).
 #include <span>
 
 #include "import/case_mapping_builder.h"

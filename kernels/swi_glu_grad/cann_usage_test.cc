@@ -1,6 +1,7 @@
 // aclnnSwiGluGrad driven through the dlopen'd cpu and ref providers as a CANN user would;
-// both agree with the float64 reference within SPEC section 5, non-contiguous views included, and
-// the ref provider's results are SPEC 4.1's formula, computed here, rounded once.
+// both agree with the float64 reference within docs/contract/numerics.md, non-contiguous views
+// included, and the ref provider's results are kernels/swi_glu_grad/README.md's formula, computed
+// here, rounded once.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,8 @@ using testing::CallBuilder;
 
 const Operator& Op() { return *FindOperator("SwiGluGrad"); }
 
-// SPEC 4.1 for every element of out (logical order), with a bound on its own float64 error.
+// kernels/swi_glu_grad/README.md for every element of out (logical order), with a bound on its own
+// float64 error.
 struct FormulaValue {
   double value, error;
 };

@@ -1,4 +1,4 @@
-// The cuda provider's kernel: kernel.cc's algebraic form (SPEC's, the inner sum fused) in
+// The cuda provider's kernel: kernel.cc's algebraic form (the contract's, the inner sum fused) in
 // float32, one rounding per operation (built without contraction, like the cpu kernels) and one
 // more to the output dtype on store. x is [outer, 2 * half, inner]: A the first half along dim,
 // B the second; out[A] = dA, out[B] = dB.

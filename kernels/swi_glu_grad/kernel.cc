@@ -1,7 +1,7 @@
 // The cpu provider's kernel in float32: with e = exp(-A), d = 1 + e and s = 1 / d, dB = (A / d) * g
 // (silu as PyTorch computes it, one rounding fewer than (s * A) * g) and dA = ((s * fma(A, u, 1)) *
-// B) * g, SPEC's (and PyTorch's) form of the factor with u = 1 - s, taken as e * s where 0 < A <=
-// 20: there s rounds near 1 and 1 - s keeps only its rounding error, which A multiplies. One
+// B) * g, the contract's (and PyTorch's) form of the factor with u = 1 - s, taken as e * s where 0
+// < A <= 20: there s rounds near 1 and 1 - s keeps only its rounding error, which A multiplies. One
 // rounding per operation and one more to the output dtype on store. The products in CANN's order
 // (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form (s * (1 - s) *
 // A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the fused sum keeps

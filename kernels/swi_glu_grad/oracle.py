@@ -1,4 +1,4 @@
-"""SwiGluGrad's golden oracle (SPEC 4.1), loaded by tools/gen_golden.py: y = silu(A) * B with x
+"""SwiGluGrad's golden oracle (kernels/swi_glu_grad/README.md), loaded by tools/gen_golden.py: y = silu(A) * B with x
 split into halves A, B along dim, differentiated by PyTorch autograd in float64."""
 import torch
 import torch.nn.functional as F

@@ -1,6 +1,6 @@
-// Float64 reference: the formula of SPEC 4.1 evaluated in IEEE double, with the magnitude of the
-// error a float32 kernel makes (README.md) and the rules where A is infinite or so negative that
-// float32's sigmoid underflows.
+// Float64 reference: the formula of kernels/swi_glu_grad/README.md evaluated in IEEE double, with
+// the magnitude of the error a float32 kernel makes (README.md) and the rules where A is infinite
+// or so negative that float32's sigmoid underflows.
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -1,4 +1,5 @@
-// The checks of SPEC 4.1 in their documented order, and the split of x that they guarantee.
+// The checks of kernels/swi_glu_grad/README.md in their documented order, and the split of x that
+// they guarantee.
 #include "catalogue/checks.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 

@@ -1,4 +1,5 @@
-// Every check of SPEC 4.1 with its status code and rule id, in the documented order.
+// Every check of kernels/swi_glu_grad/README.md with its status code and rule id, in the documented
+// order.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ TEST(SwiGluGradValidate, UnavailableProductsRejectEveryCall) {
   for (Product product : {Product::kTrain, Product::k200I}) {
     CallBuilder call = Valid(DType::kFloat16);
     ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "matrix.swiglu.float16", product);
-    // SPEC 3: the null checks come first on every product, listed or not.
+    // docs/contract/products.md: the null checks come first on every product, listed or not.
     for (const char* slot : {"yGrad", "x", "out"}) {
       CallBuilder null_call = Valid(DType::kBFloat16);
       null_call.Null(slot);
@@ -145,7 +146,7 @@ TEST(SwiGluGradValidate, DimOutsideTheRankIs161002) {
 
 TEST(SwiGluGradValidate, OddSplitIs161002EvenWhenTheTrailingProductIsEven) {
   // x = [4, 3, 2] along dim 1: 3 is odd although 3 * 2 is even (CANN's 910B tiling would split
-  // the flattened block; SPEC rejects it). yGrad [4, 1, 2] is the rounded-down half.
+  // the flattened block; the contract rejects it). yGrad [4, 1, 2] is the rounded-down half.
   CallBuilder call(Op());
   call.Zeros("yGrad", DType::kFloat32, {4, 1, 2})
       .Zeros("x", DType::kFloat32, {4, 3, 2})

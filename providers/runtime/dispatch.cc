@@ -91,7 +91,8 @@ aclnnStatus Prepare(const Operator& op, std::vector<const aclTensor*> tensors,
   args.executor_null = executor == nullptr;
   const std::optional<Product> product = EmulatedProduct();
   if (!product) {
-    // SPEC 4: the null checks first, then 161002 for every call on a SoC outside SPEC 3.
+    // kernels/<op>/README.md: the null checks first, then 161002 for every call on a SoC outside
+    // docs/contract/products.md.
     if (auto failure = op.NullCheckFailure(args)) {
       return Fail(failure->status, failure->rule + ": " + failure->message);
     }

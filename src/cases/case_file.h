@@ -1,5 +1,5 @@
-// A case file (SPEC section 6): parsed, checked against the schema and then field by field, with
-// every error naming the file, the JSON pointer and what was expected.
+// A case file (docs/contract/case-files.md): parsed, checked against the schema and then field by
+// field, with every error naming the file, the JSON pointer and what was expected.
 #pragma once
 
 #include <array>

@@ -1,8 +1,8 @@
-// Special values of case files (SPEC section 6), injected into inputs at deterministic positions.
-// Grammar: a JSON number, or a string: a decimal number ("-3", "1e-6"), "nan", "inf", "-inf",
-// "max"/"-max" (largest finite), "tiny"/"-tiny" (smallest normal), "denorm"/"-denorm" (smallest
-// subnormal), "eps", "-eps", "1-eps" (the test point's eps axis), "next_up(S)", "next_down(S)".
-// Each resolves in the tensor's dtype: the result is a value of that dtype.
+// Special values of case files (docs/contract/case-files.md), injected into inputs at deterministic
+// positions. Grammar: a JSON number, or a string: a decimal number ("-3", "1e-6"), "nan", "inf",
+// "-inf", "max"/"-max" (largest finite), "tiny"/"-tiny" (smallest normal), "denorm"/"-denorm"
+// (smallest subnormal), "eps", "-eps", "1-eps" (the test point's eps axis), "next_up(S)",
+// "next_down(S)". Each resolves in the tensor's dtype: the result is a value of that dtype.
 #pragma once
 
 #include <optional>

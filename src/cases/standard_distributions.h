@@ -1,6 +1,7 @@
-// CANN's input generation rules (SPEC 5.1; hicann/cannbot-skills ops/ops-precision-standard,
-// COMMERCIAL_OPS_PRECISION_DOCS.md section 2 and 5.1.2): the named distributions a case file can
-// give an input, normal parameters drawn from ranges, and the outliers ("noisy distribution").
+// CANN's input generation rules (docs/contract/numerics.md; hicann/cannbot-skills
+// ops/ops-precision-standard, COMMERCIAL_OPS_PRECISION_DOCS.md section 2 and 5.1.2): the named
+// distributions a case file can give an input, normal parameters drawn from ranges, and the
+// outliers ("noisy distribution").
 #pragma once
 
 #include <cstdint>

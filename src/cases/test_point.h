@@ -1,5 +1,6 @@
-// Test points: the cartesian product of a case file's axes and layouts (SPEC section 6), each with
-// its call planned, its expected outcome taken from the operator's own validation, and a stable id.
+// Test points: the cartesian product of a case file's axes and layouts
+// (docs/contract/case-files.md), each with its call planned, its expected outcome taken from the
+// operator's own validation, and a stable id.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The per-element pass criterion of SPEC section 5, in one place:
+// The per-element pass criterion of docs/contract/numerics.md, in one place:
 //   |dev - ref| <= ulp_tol * ulp(ref, out dtype) + c * u * mag
 // with special values classified on ref rounded to the output dtype, the overflow that the bound
 // leaves undecided, and the underflow allowance.
@@ -28,9 +28,9 @@ ElementVerdict CheckElement(double device, double ref, double mag, DType out,
 // The allowed absolute error for a finite element (without the underflow allowance).
 double ErrorBound(double ref, double mag, DType out, const Tolerance& tolerance);
 
-// SPEC 5's exception to "a result that overflows the dtype must be inf": ref is finite but
-// rounds to inf in the output dtype, and the bound reaches back to the largest finite value
-// (|ref| - bound <= max finite), as when a sum of huge terms cancels. The data do not decide
+// docs/contract/numerics.md's exception to "a result that overflows the dtype must be inf": ref is
+// finite but rounds to inf in the output dtype, and the bound reaches back to the largest finite
+// value (|ref| - bound <= max finite), as when a sum of huge terms cancels. The data do not decide
 // whether a correct kernel overflows there.
 bool OverflowUndecided(double ref, double mag, DType out, const Tolerance& tolerance);
 

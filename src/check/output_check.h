@@ -1,6 +1,6 @@
-// Checks one output tensor of a test point against the float64 reference (SPEC section 5):
-// every element against its rule's expectation or the element bound, the metrics of the report,
-// and the rounding-bias rule for 16-bit outputs.
+// Checks one output tensor of a test point against the float64 reference
+// (docs/contract/numerics.md): every element against its rule's expectation or the element bound,
+// the metrics of the report, and the rounding-bias rule for 16-bit outputs.
 #pragma once
 
 #include <array>

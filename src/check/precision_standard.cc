@@ -20,10 +20,11 @@ ValueClass ClassOf(double value) {
   return ValueClass::kFinite;
 }
 
-// A finite golden beyond the output dtype's range is +-inf in that dtype (SPEC 5: special values
-// are classified on the reference rounded to the output dtype): a device that overflows there is right.
-// Where the output dtype's range ends: the smallest double that rounds to +inf in it (its largest
-// finite value plus half a step; that tie goes to the even infinity).
+// A finite golden beyond the output dtype's range is +-inf in that dtype
+// (docs/contract/numerics.md: special values are classified on the reference rounded to the output
+// dtype): a device that overflows there is right. Where the output dtype's range ends: the smallest
+// double that rounds to +inf in it (its largest finite value plus half a step; that tie goes to the
+// even infinity).
 class DtypeRange {
  public:
   explicit DtypeRange(DType out) {

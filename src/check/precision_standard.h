@@ -1,4 +1,5 @@
-// CANN's published precision standards for floating-point operators (SPEC 5.1; hicann/cannbot-skills
+// CANN's published precision standards for floating-point operators (docs/contract/numerics.md;
+// hicann/cannbot-skills
 // ops/ops-precision-standard/reference/golden/COMMERCIAL_OPS_PRECISION_DOCS.md sections 4.5 and
 // 5.3, OPS_PRECISION_STANDARDS.md): the metrics of an implementation against a float64 golden, the
 // single benchmark (thresholds on MERE/MARE) and the double benchmark (ratios device/benchmark of
@@ -65,8 +66,9 @@ struct ErrorMetrics {
 // the device does not, inspect otherwise (all three differ). "Agree" compares classes: finite, +inf,
 // -inf, NaN. Without a benchmark the device must match golden (wrong otherwise). The standard
 // judges these elements "combined with the formula": where a documented rule accepts the device's
-// value (SPEC 4's element rules, such as either sign of infinity at x = -0, and SPEC 5's overflow
-// that the bound leaves undecided), the element is correct whatever the others hold (by_rule).
+// value (kernels/<op>/README.md's element rules, such as either sign of infinity at x = -0, and
+// docs/contract/numerics.md's overflow that the bound leaves undecided), the element is correct
+// whatever the others hold (by_rule).
 struct SpecialValueClasses {
   int64_t correct = 0;  // by_rule included
   int64_t by_rule = 0;

@@ -1,9 +1,9 @@
-// The precision standards' per-element arithmetic (SPEC 5.1), a vector of elements at a time: the
-// relative errors and squared differences MeasureAgainstGolden and JudgeSingleBenchmark sum, and
-// what does not depend on order (counts and maxima). Each term is what their scalar code computes
-// for that element, bit for bit (the same IEEE operations); they add the terms in element order,
-// so no metric changes. (One element at a time, the two passes were a tenth of a large point's
-// run and a sixth of CANN's LogitGrad list.)
+// The precision standards' per-element arithmetic (docs/contract/numerics.md), a vector of elements
+// at a time: the relative errors and squared differences MeasureAgainstGolden and
+// JudgeSingleBenchmark sum, and what does not depend on order (counts and maxima). Each term is
+// what their scalar code computes for that element, bit for bit (the same IEEE operations); they
+// add the terms in element order, so no metric changes. (One element at a time, the two passes were
+// a tenth of a large point's run and a sixth of CANN's LogitGrad list.)
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
-// Which standards decide a test point (SPEC 5 and 5.1): SPEC 5's element check (the default),
-// CANN's single benchmark, CANN's double benchmark at a level, or several at once. Spelled the
-// same on the command line (`--verdict element,double_bm:L2`, repeatable) and in a case file
-// (`"verdict": ["element", "double_bm:L2"]`).
+// Which standards decide a test point (docs/contract/numerics.md): docs/contract/numerics.md's
+// element check (the default), CANN's single benchmark, CANN's double benchmark at a level, or
+// several at once. Spelled the same on the command line (`--verdict element,double_bm:L2`,
+// repeatable) and in a case file (`"verdict": ["element", "double_bm:L2"]`).
 #pragma once
 
 #include <optional>

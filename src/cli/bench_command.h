@@ -1,4 +1,5 @@
-// `aclnn-check bench` and `aclnn-check bench compare` (SPEC sections 10 and 11).
+// `aclnn-check bench` and `aclnn-check bench compare` (docs/contract/benchmarks.md and
+// docs/contract/command-line.md).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// `aclnn-check golden inputs|verify|record|diff` (SPEC section 9): the subcommands and their options.
+// `aclnn-check golden inputs|verify|record|diff` (docs/contract/golden.md): the subcommands and
+// their options.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,4 +1,4 @@
-// aclnn-check: the command line (SPEC section 11).
+// aclnn-check: the command line (docs/contract/command-line.md).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>

@@ -8,8 +8,8 @@ namespace aclnn_check {
 
 void AddPrecisionRunOptions(CLI::App* run, RunOptions* options, PrecisionFlags* flags) {
   run->add_option("--verdict", flags->verdict,
-                  "Standards that decide each point, comma-separated or repeated: element (SPEC 5, the "
-                  "default), single_bm, double_bm:L0|L1|L2 (CANN's, SPEC 5.1); replaces case files' \"verdict\"");
+                  "Standards that decide each point, comma-separated or repeated: element (docs/contract/numerics.md, the "
+                  "default), single_bm, double_bm:L0|L1|L2 (CANN's, docs/contract/numerics.md); replaces case files' \"verdict\"");
   run->add_option("--benchmark-run", flags->benchmark_runs,
                   "Recorded run of a second implementation on the harness's inputs (golden record "
                   "--with-inputs, tools/torch_benchmark_run.py): the double benchmark's benchmark (repeatable)");

@@ -1,5 +1,5 @@
-// The precision-standard parts of `run` (SPEC 5.1, docs/precision-standards.md): --verdict,
-// --benchmark-run, --benchmark-provider and --recheck.
+// The precision-standard parts of `run` (docs/contract/numerics.md, docs/precision-standards.md):
+// --verdict, --benchmark-run, --benchmark-provider and --recheck.
 #pragma once
 
 #include <string>

@@ -9,7 +9,7 @@ namespace aclnn_check {
 void AddReleaseGateRunOptions(CLI::App* run, RunOptions* options, ReleaseGateRunFlags* flags) {
   run->add_option("--repeat", options->repeat,
                   "Call each test point N times (new executor, same inputs); outputs must be "
-                  "bit-identical (rule harness.deterministic; SPEC 5.1 asks 50 for L0/L1, 1000 for L2)")
+                  "bit-identical (rule harness.deterministic; docs/contract/numerics.md asks 50 for L0/L1, 1000 for L2)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   run->add_option("--save-failures", options->save_failures,

@@ -50,8 +50,8 @@ std::string HostName() {
   return name;
 }
 
-// The matrix checks of SPEC section 3: for each operator in the run and each floating dtype the
-// product does not list, one call that must be rejected with 161002.
+// The matrix checks of docs/contract/products.md: for each operator in the run and each floating
+// dtype the product does not list, one call that must be rejected with 161002.
 std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators,
                                                    Product product) {
   std::vector<std::unique_ptr<CaseFile>> cases;
@@ -195,7 +195,7 @@ int Run(const RunOptions& options) {
     const std::optional<Product> known = ProductOfSoc(soc);
     if (!known) {
       std::cerr << "aclnn-check: SoC '" << soc
-                << "' is not a known Ascend product (SPEC section 3); name one with --soc\n";
+                << "' is not a known Ascend product (docs/contract/products.md); name one with --soc\n";
       return 2;
     }
     product = *known;

@@ -50,7 +50,7 @@ int ShrinkCommand(ShrinkArguments& arguments) {
   if (arguments.soc && IsBundledProvider(options.provider)) setenv("ACLNN_CPU_SOC", arguments.soc->c_str(), 1);
   const std::string soc = ResolveSoc(arguments);
   const std::optional<Product> product = ProductOfSoc(soc);
-  if (!product) throw ShrinkError("SoC '" + soc + "' is not a known Ascend product (SPEC section 3); name one with --soc");
+  if (!product) throw ShrinkError("SoC '" + soc + "' is not a known Ascend product (docs/contract/products.md); name one with --soc");
   options.product = *product;
   RunOptions run;
   run.provider = options.provider;

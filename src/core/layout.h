@@ -1,4 +1,5 @@
-// Memory layouts of a test tensor (SPEC section 6): how a logical shape is laid into a buffer.
+// Memory layouts of a test tensor (docs/contract/case-files.md): how a logical shape is laid into a
+// buffer.
 #pragma once
 
 #include <optional>

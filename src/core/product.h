@@ -1,4 +1,4 @@
-// Ascend product families and the SoC names that identify them (SPEC section 3).
+// Ascend product families and the SoC names that identify them (docs/contract/products.md).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
-// Golden and recorded data (SPEC section 9) in HDF5: one group per test point under /points, named
-// after its id with '/' written as '|', holding
+// Golden and recorded data (docs/contract/golden.md) in HDF5: one group per test point under
+// /points, named after its id with '/' written as '|', holding
 //   attributes  id, op, case, dtype, params (JSON: parameter -> value, non-finite doubles as
 //               "nan"/"inf"/"-inf"), tensors (JSON: tensor -> {"dtype", "shape"} or null)
 //   inputs/     one float64 dataset per input tensor, the values exactly as the harness made them

@@ -19,7 +19,7 @@ LoadedProvider LoadProviderFor(const std::string& spec, const std::optional<std:
   const std::optional<Product> product = ProductOfSoc(loaded.soc);
   if (!product) {
     throw InputError("--soc", loaded.soc.empty() ? "(none)" : loaded.soc,
-                     "a SoC of SPEC section 3 (the provider reported none or an unknown one; name one with --soc)");
+                     "a SoC of docs/contract/products.md (the provider reported none or an unknown one; name one with --soc)");
   }
   loaded.product = *product;
   return loaded;

@@ -1,5 +1,6 @@
 // `aclnn-check golden verify`: runs a provider on the inputs stored in golden files and checks its
-// outputs against the oracle's expected outputs with the element bound of SPEC section 5.
+// outputs against the oracle's expected outputs with the element bound of
+// docs/contract/numerics.md.
 #pragma once
 
 #include <optional>

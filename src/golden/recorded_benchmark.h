@@ -1,7 +1,7 @@
 // A recorded run as the benchmark implementation of CANN's double benchmark (`run --benchmark-run
-// FILE`, SPEC 5.1): `golden record --with-inputs`, or tools/torch_benchmark_run.py (PyTorch's own
-// kernels in the case's dtype). A point counts only when the file stores its inputs and they are the
-// harness's inputs bit for bit; otherwise the lookup says why it has no outputs.
+// FILE`, docs/contract/numerics.md): `golden record --with-inputs`, or tools/torch_benchmark_run.py
+// (PyTorch's own kernels in the case's dtype). A point counts only when the file stores its inputs
+// and they are the harness's inputs bit for bit; otherwise the lookup says why it has no outputs.
 #pragma once
 
 #include <map>

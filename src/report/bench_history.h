@@ -1,5 +1,5 @@
-// Benchmark history (SPEC section 10): `aclnn-check bench` appends one JSON object per benchmark
-// and run to a JSON lines file,
+// Benchmark history (docs/contract/benchmarks.md): `aclnn-check bench` appends one JSON object per
+// benchmark and run to a JSON lines file,
 //   {"name", "date", "bytes_per_second", "items_per_second", "git_revision", "provider", "soc",
 //   "host", "bytes_per_second_repetitions"}
 // (the last, every repetition's rate, since the trend page marks what `bench compare` would flag

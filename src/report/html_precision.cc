@@ -67,7 +67,7 @@ std::string PrecisionStandardsHtml(const json& report, size_t limit) {
   }
   if (rows.empty()) return "";
   std::ostringstream html;
-  html << "<section id=\"precision-standards\">\n<h2>Precision standards (CANN, SPEC 5.1)</h2>\n"
+  html << "<section id=\"precision-standards\">\n<h2>Precision standards (CANN, docs/contract/numerics.md)</h2>\n"
        << "<p>Every computed output against the float64 reference (golden) and, where a benchmark "
           "implementation was given, against its outputs: median and largest ratio device/benchmark "
           "of MARE, MERE, RMSE and the small-value ErrorCount (L2 limits 2, 1.2, 1.2, 2).</p>\n"

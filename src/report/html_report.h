@@ -1,8 +1,8 @@
-// report.html (SPEC section 8): one self-contained page, no network. The banner and the failure list
-// are static HTML (readable with scripts off, printable); the matrix, rule coverage, plots, filters
-// and test point table are drawn by the page's script from a trimmed copy of the report embedded
-// once as JSON (html_page_data.h). The page, its style and its script are resource files under
-// src/report/html/, embedded at build time.
+// report.html (docs/contract/reports.md): one self-contained page, no network. The banner and the
+// failure list are static HTML (readable with scripts off, printable); the matrix, rule coverage,
+// plots, filters and test point table are drawn by the page's script from a trimmed copy of the
+// report embedded once as JSON (html_page_data.h). The page, its style and its script are resource
+// files under src/report/html/, embedded at build time.
 #pragma once
 
 #include <map>

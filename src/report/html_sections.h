@@ -29,10 +29,10 @@ std::string FailureListHtml(const nlohmann::json& report, size_t limit = kListed
 // carries a CANN verdict.
 std::string CannToleranceHtml(const nlohmann::json& report, size_t limit = kListedFailureLimit);
 
-// CANN's precision standards (SPEC 5.1): per operator, dtype and output the single benchmark, the
-// device's largest MARE, the ratios to the benchmark (median and largest) and how many outputs pass
-// the double benchmark at L0, L1 and L2; then the points a precision verdict failed (up to `limit`).
-// Empty when no output was measured.
+// CANN's precision standards (docs/contract/numerics.md): per operator, dtype and output the single
+// benchmark, the device's largest MARE, the ratios to the benchmark (median and largest) and how
+// many outputs pass the double benchmark at L0, L1 and L2; then the points a precision verdict
+// failed (up to `limit`). Empty when no output was measured.
 std::string PrecisionStandardsHtml(const nlohmann::json& report, size_t limit = kListedFailureLimit);
 
 // The page title: verdict, counts and SoC.

@@ -60,7 +60,8 @@ std::string JUnitXml(const nlohmann::json& report) {
           << XmlEscape(p->at("id").get<std::string>()) << "\" time=\"" << p->value("seconds", 0.0)
           << "\"";
       // Imported CANN cases: the source's own verdict beside aclnn-check's.
-      // CANN's precision standards (SPEC 5.1), measured for every output whichever verdict decides.
+      // CANN's precision standards (docs/contract/numerics.md), measured for every output whichever
+      // verdict decides.
       const std::string cann = CannVerdictLine(*p) + (CannVerdictLine(*p).empty() ? "" : "\n") + PrecisionLines(*p);
       const std::string cann_out = cann.empty() ? "" : "      <system-out>" + XmlEscape(cann) + "</system-out>\n";
       if (verdict == "passed") {

@@ -1,5 +1,5 @@
-// junit.xml from a report (SPEC section 8): one testsuite per case file, one testcase per test
-// point; failures carry the failed rules, the worst element and the repro line.
+// junit.xml from a report (docs/contract/reports.md): one testsuite per case file, one testcase per
+// test point; failures carry the failed rules, the worst element and the repro line.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
-// report.json (SPEC section 8): run metadata, every test point, totals and rule coverage. Totals
-// and coverage are computed from the test points, so merging shard reports recomputes them the
-// same way a single run does.
+// report.json (docs/contract/reports.md): run metadata, every test point, totals and rule coverage.
+// Totals and coverage are computed from the test points, so merging shard reports recomputes them
+// the same way a single run does.
 #pragma once
 
 #include <string>
@@ -23,8 +23,9 @@ nlohmann::json BuildReport(nlohmann::json metadata, nlohmann::json test_points,
 
 nlohmann::json OverridesJson(const Profiles& profiles);
 
-// Joins shard reports (SPEC 8 `report merge`): test points by id (a duplicate id with another
-// verdict is an error), run metadata from the first with every shard listed. Throws InputError.
+// Joins shard reports (docs/contract/reports.md `report merge`): test points by id (a duplicate id
+// with another verdict is an error), run metadata from the first with every shard listed. Throws
+// InputError.
 nlohmann::json MergeReports(const std::vector<std::string>& paths);
 // The same over reports already parsed: (name for messages, document) pairs.
 nlohmann::json MergeReportDocuments(const std::vector<std::pair<std::string, nlohmann::json>>& reports);

@@ -1,6 +1,7 @@
-// CANN's precision standards in the reports (SPEC 5.1): per output the single benchmark, the
-// device's MARE/MERE/RMSE/ErrorCount against golden, the benchmark's and their ratios, the inf/NaN
-// classes; per point the verdicts that decided, the benchmark's source and the re-check.
+// CANN's precision standards in the reports (docs/contract/numerics.md): per output the single
+// benchmark, the device's MARE/MERE/RMSE/ErrorCount against golden, the benchmark's and their
+// ratios, the inf/NaN classes; per point the verdicts that decided, the benchmark's source and the
+// re-check.
 #pragma once
 
 #include <string>

@@ -14,7 +14,7 @@ namespace aclnn_check {
 const std::map<std::string, std::string>& GenericRules() {
   static const std::map<std::string, std::string> rules = {
       {"numerics.element_bound",
-       "every finite element within ulp_tol * ulp(ref) + c * u * mag (SPEC 5)"},
+       "every finite element within ulp_tol * ulp(ref) + c * u * mag (docs/contract/numerics.md)"},
       {"numerics.special_values",
        "NaN is NaN, +-inf is +-inf with the right sign, finite is finite (classified on ref rounded "
        "to the output dtype)"},
@@ -42,7 +42,7 @@ const std::map<std::string, std::string>& GenericRules() {
       {"harness.memory", "the test point's buffers fit in --max-memory"},
       {"harness.deterministic",
        "--repeat N: N calls on the same inputs, each with a new executor, give bit-identical outputs "
-       "(SPEC 5.1 repeat runs; all six operators are documented deterministic)"},
+       "(docs/contract/numerics.md repeat runs; all six operators are documented deterministic)"},
   };
   return rules;
 }

@@ -1,6 +1,6 @@
-// Profiles (SPEC section 7): per-rule overrides of the documented expectation, each with a reason
-// and a source: `expect` (another element expectation), `status` (other accepted status codes) or
-// `waive` (not checked, still reported).
+// Profiles (docs/contract/runner.md): per-rule overrides of the documented expectation, each with a
+// reason and a source: `expect` (another element expectation), `status` (other accepted status
+// codes) or `waive` (not checked, still reported).
 #pragma once
 
 #include <map>

@@ -34,7 +34,7 @@ struct OutputResult {
   OutputMetrics metrics;
   std::map<std::string, double> worst_inputs{};
   std::optional<CannOutputVerdict> cann{};  // imported CANN cases: the source's own criterion
-  std::optional<OutputPrecision> precision{};  // CANN's standards (SPEC 5.1), whichever verdict decides
+  std::optional<OutputPrecision> precision{};  // CANN's standards (docs/contract/numerics.md), whichever verdict decides
 };
 
 // One rule as it fared in one test point.
@@ -70,8 +70,8 @@ struct TestPointResult {
   // the outputs carry its verdicts, reported beside (never instead of) the point's own verdict.
   std::string cann_standard;
   std::string cann_source;
-  // SPEC 5.1 (runner/precision_gate.h): the verdicts that decided, the benchmark's source, the
-  // re-check; findings of standards that did not decide (reported, not failing).
+  // docs/contract/numerics.md (runner/precision_gate.h): the verdicts that decided, the benchmark's
+  // source, the re-check; findings of standards that did not decide (reported, not failing).
   nlohmann::json precision;
   std::vector<Finding> advisory;
   // --save-failures: where the point's data went, or why it was not saved (null: not asked).

@@ -1,7 +1,7 @@
-// --repeat (SPEC 5.1 "Repeat runs"): every operator here is documented deterministic, so calls on
-// the same inputs must leave bit-identical outputs. The check keeps only the first call's outputs
-// and, per output, what it needs to name the first element that ever differed and every value
-// that element took, whatever the number of calls.
+// --repeat (docs/contract/numerics.md "Repeat runs"): every operator here is documented
+// deterministic, so calls on the same inputs must leave bit-identical outputs. The check keeps only
+// the first call's outputs and, per output, what it needs to name the first element that ever
+// differed and every value that element took, whatever the number of calls.
 #pragma once
 
 #include <map>

@@ -1,5 +1,6 @@
 // Runs one test point on a device: lays the inputs out and uploads them, makes the two-phase call,
-// and checks status, outputs, rules, untouched bytes and unchanged inputs (SPEC sections 2 and 5).
+// and checks status, outputs, rules, untouched bytes and unchanged inputs
+// (docs/contract/interface.md and docs/contract/numerics.md).
 #pragma once
 
 #include <map>
@@ -37,7 +38,8 @@ struct RunContext {
   int repeat = 1;
   // --save-failures: where failing points' data goes (nullptr: nowhere).
   const FailureArchive* failure_archive = nullptr;
-  // CANN's precision standards (SPEC 5.1): metrics and verdicts (nullptr: the element check alone).
+  // CANN's precision standards (docs/contract/numerics.md): metrics and verdicts (nullptr: the
+  // element check alone).
   const PrecisionGate* precision = nullptr;
 };
 

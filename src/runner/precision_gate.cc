@@ -24,7 +24,8 @@ uint64_t HashText(const std::string& text) {
   return hash;
 }
 
-// Findings of SPEC 5's element check: the operator's element rules and the numerics rules.
+// Findings of docs/contract/numerics.md's element check: the operator's element rules and the
+// numerics rules.
 bool FromElementCheck(const Operator& op, const std::string& rule) {
   if (rule.rfind("numerics.", 0) == 0) return true;
   const RuleDef* def = op.FindRule(rule);
@@ -54,8 +55,9 @@ std::map<std::string, std::vector<double>> InputValues(const Operator& op, const
   return inputs;
 }
 
-// Whether SPEC 4's element rule of an element, or SPEC 5's overflow the bound leaves undecided,
-// accepts the device's value there: the "formula" the standard's inf/NaN judgement combines with.
+// Whether kernels/<op>/README.md's element rule of an element, or docs/contract/numerics.md's
+// overflow the bound leaves undecided, accepts the device's value there: the "formula" the
+// standard's inf/NaN judgement combines with.
 DocumentedValue DocumentedValueOf(const TestPoint& point, const ReferenceOutput& reference,
                                   const BlockValues& device, DType dtype, const std::string& output,
                                   const Profiles& profiles) {

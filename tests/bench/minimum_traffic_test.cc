@@ -1,4 +1,5 @@
-// Minimum traffic of small calls, counted by hand from the shapes and dtypes of SPEC section 4.
+// Minimum traffic of small calls, counted by hand from the shapes and dtypes of
+// kernels/<op>/README.md.
 #include "bench/minimum_traffic.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
-// CheckElement (src/check/element_check.cc), SPEC 5 "Special values": a result that overflows the
-// output dtype must be inf, except where the bound reaches back below the largest finite value;
-// there a finite value within the bound and inf are accepted, and NaN (and the other infinity)
-// where mag overflows float32. The numbers below are worked out by hand from the dtypes' formats.
+// CheckElement (src/check/element_check.cc), docs/contract/numerics.md "Special values": a result
+// that overflows the output dtype must be inf, except where the bound reaches back below the
+// largest finite value; there a finite value within the bound and inf are accepted, and NaN (and
+// the other infinity) where mag overflows float32. The numbers below are worked out by hand from
+// the dtypes' formats.
 #include "check/element_check.h"
 
 #include <gtest/gtest.h>

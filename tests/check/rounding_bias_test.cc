@@ -1,5 +1,5 @@
-// numerics.rounding_bias (SPEC 5): truncation must fail it, correct rounding must pass it, also
-// on inputs whose exact results all sit on one side of their rounding point.
+// numerics.rounding_bias (docs/contract/numerics.md): truncation must fail it, correct rounding
+// must pass it, also on inputs whose exact results all sit on one side of their rounding point.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -57,7 +57,7 @@ TEST(RoundingBias, SpreadResults) {
 
 TEST(RoundingBias, ResultsCrowdedBelowTheRoundingPoint) {
   // Exact results 0.3 ULP above a bf16 value: rounding to nearest even errs by -0.3 ULP on every
-  // element, beyond SPEC's 0.1, yet it is the correctly rounded answer and must pass.
+  // element, beyond the contract's 0.1, yet it is the correctly rounded answer and must pass.
   const ReferenceOutput reference = Results(0.3);
   const OutputCheck rounded = Check(reference, Rounded(reference));
   EXPECT_NEAR(*rounded.metrics.rounding_bias, -0.3, 1e-9);

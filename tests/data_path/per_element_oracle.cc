@@ -102,10 +102,10 @@ OutputCheck PerElementCheckOutput(const Operator& op, const ReferenceOutput& ref
   if (bias_count >= kRoundingBiasMinElements) {
     m.rounding_bias = bias_sum / static_cast<double>(bias_count);
     m.correctly_rounded_bias = rounded_bias_sum / static_cast<double>(bias_count);
-    // SPEC 5 assumes round-to-nearest-even averages to ~0. On inputs crowded near one value the
-    // exact results can all sit on one side of their rounding point and the correctly rounded
-    // result itself shows a bias (docs/decisions.md); what must stay within the limit then is the
-    // device's bias beyond that one.
+    // docs/contract/numerics.md assumes round-to-nearest-even averages to ~0. On inputs crowded
+    // near one value the exact results can all sit on one side of their rounding point and the
+    // correctly rounded result itself shows a bias (docs/decisions.md); what must stay within the
+    // limit then is the device's bias beyond that one.
     m.rounding_bias_ok =
         std::fabs(*m.rounding_bias) <= kRoundingBiasLimit ||
         std::fabs(*m.rounding_bias - *m.correctly_rounded_bias) <= kRoundingBiasLimit;

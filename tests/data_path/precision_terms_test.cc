@@ -1,8 +1,8 @@
-// The precision standards' vectorized terms against their definitions (SPEC 5.1: RE = |a - g| /
-// (|g| + 1e-7), the small-value range, the inf/NaN elements): every term of every lane bit for
-// bit, and every count and maximum, over goldens of every magnitude (small, normal, past the
-// float16 overflow, inf, NaN) and device values right, off, far off and not finite, on every SIMD
-// target this build and CPU run.
+// The precision standards' vectorized terms against their definitions (docs/contract/numerics.md:
+// RE = |a - g| / (|g| + 1e-7), the small-value range, the inf/NaN elements): every term of every
+// lane bit for bit, and every count and maximum, over goldens of every magnitude (small, normal,
+// past the float16 overflow, inf, NaN) and device values right, off, far off and not finite, on
+// every SIMD target this build and CPU run.
 #include "check/precision_terms.h"
 
 #include <gtest/gtest.h>

@@ -40,8 +40,9 @@ enum class Fault {
   kHang,               // never returns from execute
   kOutputOverflow,     // writes one element past the end of out's buffer
   kWorkspaceOverflow,  // asks for 64 bytes of workspace and writes 65
-  // Not a fault: LogitGrad computed the way the real CANN kernel does (semantics.md section 4),
-  // to prove that cases/profiles/cann-kernel.json admits it and the documents alone do not.
+  // Not a fault: LogitGrad computed the way the real CANN kernel does (kernels/logit_grad/README.md
+  // (where real CANN differs)), to prove that cases/profiles/cann-kernel.json admits it and the
+  // documents alone do not.
   kCannLogitKernel,
   // Accurate but not deterministic: HardswishBackward's multiply-add is associated in one of three
   // ways chosen by a call counter, as a kernel whose reduction order depends on scheduling would.

@@ -1,6 +1,6 @@
-// CANN's standards as verdicts of `run` (SPEC 5.1, docs/precision-standards.md), end to end on the
-// bundled cpu provider and the planted truncation of tests/faulty_provider (kBiasedRounding: 16-bit
-// outputs truncated toward zero, every single error under 1 ULP).
+// CANN's standards as verdicts of `run` (docs/contract/numerics.md, docs/precision-standards.md),
+// end to end on the bundled cpu provider and the planted truncation of tests/faulty_provider
+// (kBiasedRounding: 16-bit outputs truncated toward zero, every single error under 1 ULP).
 #include <gtest/gtest.h>
 
 #include <algorithm>

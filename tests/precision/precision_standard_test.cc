@@ -1,5 +1,6 @@
-// CANN's precision standards (SPEC 5.1) on hand-made data: every expected number below is worked
-// out by hand from the standard's formulas (COMMERCIAL_OPS_PRECISION_DOCS.md 4.1, 4.5, 5.3.3, 5.3.4).
+// CANN's precision standards (docs/contract/numerics.md) on hand-made data: every expected number
+// below is worked out by hand from the standard's formulas (COMMERCIAL_OPS_PRECISION_DOCS.md 4.1,
+// 4.5, 5.3.3, 5.3.4).
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -1,6 +1,6 @@
-// --repeat (issue 27 item 4, SPEC 5.1 "Repeat runs"): the determinism check on its own, and a run
-// on a provider whose HardswishBackward is accurate but associates its multiply-add by a call
-// counter (tests/faulty_provider, kCallCountedOrder): only --repeat can see that fault.
+// --repeat (issue 27 item 4, docs/contract/numerics.md "Repeat runs"): the determinism check on its
+// own, and a run on a provider whose HardswishBackward is accurate but associates its multiply-add
+// by a call counter (tests/faulty_provider, kCallCountedOrder): only --repeat can see that fault.
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -1,6 +1,7 @@
-// CANN's input generation rules (issue 27 item 7, SPEC 5.1): the case-file names, the drawn normal
-// parameters, the outliers, and the L0 case set passing on the cpu provider. The expected figures
-// are the standard's own (COMMERCIAL_OPS_PRECISION_DOCS.md 2 and 5.1.2), worked out by hand.
+// CANN's input generation rules (issue 27 item 7, docs/contract/numerics.md): the case-file names,
+// the drawn normal parameters, the outliers, and the L0 case set passing on the cpu provider. The
+// expected figures are the standard's own (COMMERCIAL_OPS_PRECISION_DOCS.md 2 and 5.1.2), worked
+// out by hand.
 #include <gtest/gtest.h>
 
 #include <algorithm>

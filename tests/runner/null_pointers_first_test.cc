@@ -1,7 +1,8 @@
-// SPEC 3 and 4: a null required pointer is 161001 on every product, whether or not the product
-// lists the operator or the dtype, and on a SoC outside SPEC 3 too; only a call that passes the
-// null checks gets 161002 there. Checked where a verdict comes from: the expected status of a test
-// point (the harness's expectation model), and the status the bundled providers return.
+// docs/contract/products.md and kernels/<op>/README.md: a null required pointer is 161001 on every
+// product, whether or not the product lists the operator or the dtype, and on a SoC outside
+// docs/contract/products.md too; only a call that passes the null checks gets 161002 there. Checked
+// where a verdict comes from: the expected status of a test point (the harness's expectation
+// model), and the status the bundled providers return.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -72,7 +72,7 @@ TEST(CannKernelProfile, EveryOverrideNamesAKnownRuleWithAReasonAndASource) {
       Profiles::Load({(kSourceDir / "cases/profiles/cann-kernel.json").string()});
   EXPECT_GE(loaded.overrides().size(), 20u);
   for (const auto& [rule, entry] : loaded.overrides()) {
-    EXPECT_NE(entry.source.find("semantics.md"), std::string::npos) << rule;
+    EXPECT_NE(entry.source.find("README.md"), std::string::npos) << rule;
   }
 }
 
