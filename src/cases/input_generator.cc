@@ -8,15 +8,11 @@
 #include "cases/uniform_block.h"
 #include "core/float_bits.h"
 #include "core/float_blocks.h"
+#include "core/hashing.h"
 #include "core/parallel_blocks.h"
 
 namespace aclnn_check {
 namespace {
-
-uint64_t Fnv1a(uint64_t hash, std::string_view text) {
-  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ull;
-  return hash;
-}
 
 // Counters at and above this value choose special positions; below, they draw values.
 constexpr uint64_t kSpecialCounters = uint64_t{1} << 62;
@@ -55,11 +51,10 @@ double UniformValue(const InputSpec& spec, uint64_t n, double first_draw,
 }  // namespace
 
 CounterRandom::CounterRandom(uint64_t seed, std::string_view test_point_id, std::string_view tensor) {
-  uint64_t hash = 0xCBF29CE484222325ull;
-  hash = Fnv1a(hash, std::string_view(reinterpret_cast<const char*>(&seed), sizeof seed));
-  hash = Fnv1a(hash, test_point_id);
-  hash = Fnv1a(hash, std::string_view("\0", 1));
-  key_ = CounterRandom::Mix(Fnv1a(hash, tensor));
+  uint64_t hash = Fnv1a(std::string_view(reinterpret_cast<const char*>(&seed), sizeof seed));
+  hash = Fnv1a(test_point_id, hash);
+  hash = Fnv1a(std::string_view("\0", 1), hash);
+  key_ = SplitMix64Finalize(Fnv1a(tensor, hash));
 }
 
 double CounterRandom::Normal(uint64_t counter) const {

@@ -8,6 +8,7 @@
 
 #include "cases/case_file.h"
 #include "cases/special_value.h"
+#include "core/hashing.h"
 #include "core/tensor_view.h"
 
 namespace aclnn_check {
@@ -17,7 +18,7 @@ class CounterRandom {
   CounterRandom(uint64_t seed, std::string_view test_point_id, std::string_view tensor);
   // 64 random bits for this counter. Inline: a large point draws one per element.
   uint64_t Bits(uint64_t counter) const {
-    return Mix(key_ + Mix(counter + 0x9E3779B97F4A7C15ull));
+    return SplitMix64Finalize(key_ + SplitMix64(counter));
   }
   // In [0, 1), 53 bits.
   double Uniform(uint64_t counter) const {
@@ -26,14 +27,6 @@ class CounterRandom {
   double Normal(uint64_t counter) const;  // standard normal (Box-Muller on two counters)
 
   uint64_t key() const { return key_; }  // for the vector draw (cases/uniform_block.h)
-
-  static uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-  }
 
  private:
   uint64_t key_;

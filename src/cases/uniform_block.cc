@@ -39,7 +39,7 @@ HWY_INLINE V64 MulLow(V64 x, uint64_t c) {
 #endif
 }
 
-// CounterRandom::Mix.
+// SplitMix64Finalize (core/hashing.h) on 64-bit lanes, bit for bit the scalar draw's mix.
 HWY_INLINE V64 Mix(V64 x) {
   x = hn::Xor(x, hn::ShiftRight<30>(x));
   x = MulLow(x, 0xBF58476D1CE4E5B9ull);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check/element_terms.h"
+#include "check/rule_ids.h"
 #include "core/float_bits.h"
 #include "core/parallel_blocks.h"
 
@@ -69,6 +70,70 @@ struct Running {
       worst_rank = rank;
       worst_ulp = ulp_error;
     }
+  }
+
+  // Every element: its verdict and its place in the ranking.
+  void Count(int64_t index, bool passed, double ulp_error) {
+    if (!passed) ++failures;
+    Rank(index, passed, ulp_error);
+  }
+
+  // The sums of one element's terms. Every path of the check adds its elements here, in element
+  // order, so the sums do not depend on which path took an element.
+  void AddTerms(double ulp_error, double squared, double error, double abs_reference,
+                double relative, double bias, double rounded_bias) {
+    sum_ulp += ulp_error;
+    sum_sq += squared;
+    sum_signed += error;
+    sum_abs_ref += abs_reference;
+    sum_rel += relative;
+    bias_sum += bias;
+    rounded_bias_sum += rounded_bias;
+  }
+
+  // A finite element taken one at a time: its counts, maxima and terms (relative is read only
+  // where the reference is not 0; the bias terms only where counts_bias).
+  void AddFinite(double dev, double ref, double ulp_error, double relative, bool counts_bias,
+                 double bias, double rounded_bias) {
+    const double error = dev - ref;
+    ++finite;
+    max_ulp = std::max(max_ulp, ulp_error);
+    if (ref != 0) {
+      ++rel_count;
+      max_rel = std::max(max_rel, relative);
+      within += relative <= 1e-3;
+    } else {
+      within += dev == 0;
+    }
+    bias_count += counts_bias;
+    AddTerms(ulp_error, error * error, error, std::fabs(ref), ref != 0 ? relative : 0,
+             counts_bias ? bias : 0, counts_bias ? rounded_bias : 0);
+  }
+
+  // The counts and maxima of a chunk whose terms were computed a vector at a time (the terms
+  // themselves go through AddTerms, element by element).
+  void AddCommon(const CommonTotals& totals) {
+    finite += totals.elements;
+    rel_count += totals.nonzero_reference;
+    within += totals.within_1e3;
+    bias_count += totals.bias_elements;
+    max_ulp = std::max(max_ulp, totals.max_ulp);
+    max_rel = std::max(max_rel, totals.max_relative);
+  }
+
+  // The next block's totals (blocks merge in order).
+  void Merge(const Running& block) {
+    finite += block.finite;
+    failures += block.failures;
+    underflow += block.underflow;
+    rel_count += block.rel_count;
+    within += block.within;
+    bias_count += block.bias_count;
+    AddTerms(block.sum_ulp, block.sum_sq, block.sum_signed, block.sum_abs_ref, block.sum_rel,
+             block.bias_sum, block.rounded_bias_sum);
+    max_ulp = std::max(max_ulp, block.max_ulp);
+    max_rel = std::max(max_rel, block.max_rel);
+    if (block.worst_index >= 0) Rank(block.worst_index, block.worst_passed, block.worst_ulp);
   }
 };
 
@@ -139,67 +204,30 @@ void CheckSpecialElement(const CheckInputs& in, size_t i, double dev, BlockParti
   const bool finite = std::isfinite(rounded) && std::isfinite(dev);
   const double ulp_error = verdict.ulp_error;
   if (finite) {
-    ++p.finite;
     const double error = dev - ref;
-    p.sum_ulp += ulp_error;
-    p.max_ulp = std::max(p.max_ulp, ulp_error);
+    const bool counts_bias =
+        !rule && ref != 0 && (in.out == DType::kFloat16 || in.out == DType::kBFloat16);
+    const double sign_per_ulp = counts_bias ? (ref > 0 ? 1 : -1) / Ulp(ref, in.out) : 0;
+    p.AddFinite(dev, ref, ulp_error, ref != 0 ? std::fabs(error) / std::fabs(ref) : 0,
+                counts_bias, error * sign_per_ulp, (rounded - ref) * sign_per_ulp);
     ++p.histogram[UlpBucket(UlpDistance(dev, rounded, in.out))];
-    p.sum_sq += error * error;
-    p.sum_signed += error;
-    p.sum_abs_ref += std::fabs(ref);
-    if (ref != 0) {
-      const double rel = std::fabs(error) / std::fabs(ref);
-      p.sum_rel += rel;
-      ++p.rel_count;
-      p.max_rel = std::max(p.max_rel, rel);
-      if (rel <= 1e-3) ++p.within;
-    } else if (dev == 0) {
-      ++p.within;
-    }
-    if (!rule && ref != 0 && (in.out == DType::kFloat16 || in.out == DType::kBFloat16)) {
-      const double sign_per_ulp = (ref > 0 ? 1 : -1) / Ulp(ref, in.out);
-      p.bias_sum += error * sign_per_ulp;
-      p.rounded_bias_sum += (rounded - ref) * sign_per_ulp;
-      ++p.bias_count;
-    }
   }
-  if (!passed) ++p.failures;
-  p.Rank(index, passed, ulp_error);
+  p.Count(index, passed, ulp_error);
 }
 
-// A finite element within reach of the bound, its terms computed: the counts, sums, histogram
-// and rank (relative and the bias terms are read only where the reference is not 0, the bias only
-// for a 16-bit output and an element without a rule).
+// A finite element within reach of the bound, its terms computed: Running::AddFinite, the
+// histogram bucket and the verdict (the bias only for a 16-bit output and an element without a
+// rule or under a rule that expects "ref").
 template <DType kOut>
 void AddFinite(Running& r, std::array<int64_t, 7>& histogram, int64_t i, double dev, double ref,
                double rounded, double ulp_error, double relative, double bias, double rounded_bias,
                bool bound_rule, bool passed) {
-  const double error = dev - ref;
-  ++r.finite;
-  r.sum_ulp += ulp_error;
-  r.max_ulp = std::max(r.max_ulp, ulp_error);
+  constexpr bool kSixteenBit = kOut == DType::kFloat16 || kOut == DType::kBFloat16;
+  r.AddFinite(dev, ref, ulp_error, relative, kSixteenBit && !bound_rule && ref != 0, bias,
+              rounded_bias);
   const int64_t steps = FloatBits<kOut>::Ordered(dev) - FloatBits<kOut>::Ordered(rounded);
   ++histogram[UlpBucket(static_cast<uint64_t>(steps < 0 ? -steps : steps))];
-  r.sum_sq += error * error;
-  r.sum_signed += error;
-  r.sum_abs_ref += std::fabs(ref);
-  if (ref != 0) {
-    r.sum_rel += relative;
-    ++r.rel_count;
-    r.max_rel = std::max(r.max_rel, relative);
-    r.within += relative <= 1e-3;
-  } else {
-    r.within += dev == 0;
-  }
-  if constexpr (kOut == DType::kFloat16 || kOut == DType::kBFloat16) {
-    if (!bound_rule && ref != 0) {
-      r.bias_sum += bias;
-      r.rounded_bias_sum += rounded_bias;
-      ++r.bias_count;
-    }
-  }
-  if (!passed) ++r.failures;
-  r.Rank(i, passed, ulp_error);
+  r.Count(i, passed, ulp_error);
 }
 
 // One block, the common case inline: the element's rule, if any, expects "ref" (no rule: the
@@ -210,37 +238,50 @@ void AddFinite(Running& r, std::array<int64_t, 7>& histogram, int64_t i, double 
 // (NSA's overlap rule covers nearly every inputGrad element: through CheckSpecialElement, the
 // check was a third of a large NSA point's run.)
 template <DType kOut>
-void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<const double> device,
-                BlockPartial& p) {
+class BlockCheck {
+ public:
+  BlockCheck(const CheckInputs& in, int64_t begin, std::span<const double> device, BlockPartial& p)
+      : in_(in),
+        begin_(begin),
+        device_(device),
+        p_(p),
+        value_(in.reference.value.data()),
+        mag_(in.reference.mag.data()),
+        tags_(in.reference.rule.data()),
+        ulp_tolerance_(in.tolerance.ulp),
+        mag_tolerance_(in.tolerance.c * UnitRoundoff(in.tolerance.compute)),
+        tiny_(SmallestNormal(in.tolerance.compute)),
+        rules_(in.op.rules().size()) {}
+
+  // Elements [begin, end), the common case a chunk at a time (below).
+  void Run(int64_t end);
+
+ private:
   using F = FloatBits<kOut>;
-  const double* value = in.reference.value.data();
-  const double* mag = in.reference.mag.data();
-  const RuleTag* tags = in.reference.rule.data();
-  const double ulp_tolerance = in.tolerance.ulp;
-  const double mag_tolerance = in.tolerance.c * UnitRoundoff(in.tolerance.compute);
-  const double tiny = SmallestNormal(in.tolerance.compute);
-  const size_t rules = in.op.rules().size();
+
+  bool UnderBoundRule(RuleTag tag) {
+    return tag != kNoRule &&
+           p_.ExpectationOf(tag, rules_, in_.expectation_of, in_.op.RuleOfTag(tag)).IsReference();
+  }
+
   // Any element of the block, one at a time.
-  const auto general = [&](int64_t i) {
-    const double dev = device[static_cast<size_t>(i - begin)];
-    const double ref = value[i];
+  void Element(int64_t i) {
+    const double dev = device_[static_cast<size_t>(i - begin_)];
+    const double ref = value_[i];
     const double rounded = F::Round(ref);
-    const RuleTag tag = tags[i];
-    const bool bound_rule =
-        tag != kNoRule &&
-        p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference();
+    const RuleTag tag = tags_[i];
+    const bool bound_rule = UnderBoundRule(tag);
     if (!std::isfinite(ref) && (tag == kNoRule || bound_rule)) {
       // A special reference under the element bound: CheckElement's special branches (the device
       // must give that special), tallied as CheckSpecialElement tallies them, without its
       // expectation lookup and roundings.
       const bool passed = std::isnan(ref) ? std::isnan(dev) : dev == ref;
-      p.Apply(p.Tally(bound_rule ? tag : rules + 1 + kSpecialValues, rules), passed, i);
-      if (!passed) ++p.failures;
-      p.Rank(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
+      p_.Apply(p_.Tally(bound_rule ? tag : rules_ + 1 + kSpecialValues, rules_), passed, i);
+      p_.Count(i, passed, passed ? 0 : std::numeric_limits<double>::infinity());
       return;
     }
     if ((tag != kNoRule && !bound_rule) || !std::isfinite(rounded) || !std::isfinite(dev)) {
-      CheckSpecialElement(in, static_cast<size_t>(i), dev, p);
+      CheckSpecialElement(in_, static_cast<size_t>(i), dev, p_);
       return;
     }
     const double error = dev - ref;
@@ -253,24 +294,38 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
       per_ulp = F::InverseUlp(ref);
     }
     const double ulp_error = kOut == DType::kFloat64 ? abs_error / ulp : abs_error * per_ulp;
-    bool passed = abs_error <= ulp_tolerance * ulp + mag_tolerance * mag[i];
-    if (!passed && (std::fabs(ref) < tiny || mag[i] < tiny) && abs_error <= tiny) {
+    bool passed = abs_error <= ulp_tolerance_ * ulp + mag_tolerance_ * mag_[i];
+    if (!passed && (std::fabs(ref) < tiny_ || mag_[i] < tiny_) && abs_error <= tiny_) {
       passed = true;
       if (!bound_rule) {
-        ++p.underflow;
-        p.Apply(p.Tally(rules + 1 + kUnderflow, rules), true, i);
+        ++p_.underflow;
+        p_.Apply(p_.Tally(rules_ + 1 + kUnderflow, rules_), true, i);
       }
     }
-    if (bound_rule) p.Apply(p.Tally(tag, rules), passed, i);
+    if (bound_rule) p_.Apply(p_.Tally(tag, rules_), passed, i);
     const double sign_per_ulp = ref > 0 ? per_ulp : -per_ulp;
-    AddFinite<kOut>(p, p.histogram, i, dev, ref, rounded, ulp_error,
+    AddFinite<kOut>(p_, p_.histogram, i, dev, ref, rounded, ulp_error,
                     ref != 0 ? abs_error / std::fabs(ref) : 0, error * sign_per_ulp,
                     (rounded - ref) * sign_per_ulp, bound_rule, passed);
-  };
-  // The common case, a chunk at a time: an element without a rule or under a rule that expects
-  // "ref", finite and within the bound, has its terms, counts, maxima, histogram bucket and rank
-  // computed a vector at a time; the terms are summed here in element order, as general sums
-  // them (a term is +0 where general takes the element instead).
+  }
+
+  const CheckInputs& in_;
+  const int64_t begin_;
+  const std::span<const double> device_;
+  BlockPartial& p_;
+  const double* value_;
+  const double* mag_;
+  const RuleTag* tags_;
+  const double ulp_tolerance_, mag_tolerance_, tiny_;
+  const size_t rules_;
+};
+
+// The common case, a chunk at a time: an element without a rule or under a rule that expects
+// "ref", finite and within the bound, has its terms, counts, maxima, histogram bucket and rank
+// computed a vector at a time; the terms are summed here in element order, as Element sums them
+// (a term is +0 where Element takes the element instead).
+template <DType kOut>
+void BlockCheck<kOut>::Run(int64_t end) {
   constexpr int64_t kChunk = 256;
   double ulp_error[kChunk], squared[kChunk], error[kChunk], abs_reference[kChunk], relative[kChunk],
       bias[kChunk], rounded_bias[kChunk], common[kChunk];
@@ -279,59 +334,46 @@ void CheckBlock(const CheckInputs& in, int64_t begin, int64_t end, std::span<con
                            relative,  bias,    rounded_bias, common};
   // The sums in a local that nothing else can reach, so that they stay in registers (through p, a
   // store and a load per sum and element made the loop several times slower); an element that
-  // takes the general path sees them in p.
-  Running r = p;
-  for (int64_t chunk = begin; chunk < end; chunk += kChunk) {
+  // takes Element's path sees them in p.
+  Running r = p_;
+  for (int64_t chunk = begin_; chunk < end; chunk += kChunk) {
     const int64_t count = std::min(kChunk, end - chunk);
-    const bool any_rule =
-        std::any_of(tags + chunk, tags + chunk + count, [](RuleTag tag) { return tag != kNoRule; });
+    const bool any_rule = std::any_of(tags_ + chunk, tags_ + chunk + count,
+                                      [](RuleTag tag) { return tag != kNoRule; });
     for (int64_t k = 0; any_rule && k < count; ++k) {
-      const RuleTag tag = tags[chunk + k];
-      rule_kinds[k] =
-          tag == kNoRule ? kWithoutRule
-          : p.ExpectationOf(tag, rules, in.expectation_of, in.op.RuleOfTag(tag)).IsReference()
-              ? kUnderBoundRule
-              : kUnderOtherRule;
+      const RuleTag tag = tags_[chunk + k];
+      rule_kinds[k] = tag == kNoRule         ? kWithoutRule
+                      : UnderBoundRule(tag) ? kUnderBoundRule
+                                            : kUnderOtherRule;
     }
     CommonTotals totals;
     const int64_t computed = static_cast<int64_t>(
-        ComputeElementTerms(kOut, device.data() + (chunk - begin), value + chunk, mag + chunk,
+        ComputeElementTerms(kOut, device_.data() + (chunk - begin_), value_ + chunk, mag_ + chunk,
                             any_rule ? rule_kinds : nullptr, static_cast<size_t>(count),
-                            ulp_tolerance, mag_tolerance, terms, &totals));
-    r.finite += totals.elements;
-    r.rel_count += totals.nonzero_reference;
-    r.within += totals.within_1e3;
-    r.bias_count += totals.bias_elements;
-    r.max_ulp = std::max(r.max_ulp, totals.max_ulp);
-    r.max_rel = std::max(r.max_rel, totals.max_relative);
+                            ulp_tolerance_, mag_tolerance_, terms, &totals));
+    r.AddCommon(totals);
     for (size_t b = 0; b < totals.ulp_histogram.size(); ++b)
-      p.histogram[b] += totals.ulp_histogram[b];
+      p_.histogram[b] += totals.ulp_histogram[b];
     if (totals.worst >= 0) r.Rank(chunk + totals.worst, true, totals.worst_ulp);
+    constexpr bool kSixteenBit = kOut == DType::kFloat16 || kOut == DType::kBFloat16;
     for (int64_t k = 0; k < computed; ++k) {
-      r.sum_ulp += ulp_error[k];
-      r.sum_sq += squared[k];
-      r.sum_signed += error[k];
-      r.sum_abs_ref += abs_reference[k];
-      r.sum_rel += relative[k];
-      if constexpr (kOut == DType::kFloat16 || kOut == DType::kBFloat16) {
-        r.bias_sum += bias[k];
-        r.rounded_bias_sum += rounded_bias[k];
-      }
+      r.AddTerms(ulp_error[k], squared[k], error[k], abs_reference[k], relative[k],
+                 kSixteenBit ? bias[k] : 0, kSixteenBit ? rounded_bias[k] : 0);
       if (common[k] == 0) {
-        static_cast<Running&>(p) = r;
-        general(chunk + k);
-        r = p;
+        static_cast<Running&>(p_) = r;
+        Element(chunk + k);
+        r = p_;
       } else if (any_rule && rule_kinds[k] == kUnderBoundRule) {
-        p.Apply(p.Tally(tags[chunk + k], rules), true, chunk + k);
+        p_.Apply(p_.Tally(tags_[chunk + k], rules_), true, chunk + k);
       }
     }
     if (computed < count) {
-      static_cast<Running&>(p) = r;
-      for (int64_t k = computed; k < count; ++k) general(chunk + k);
-      r = p;
+      static_cast<Running&>(p_) = r;
+      for (int64_t k = computed; k < count; ++k) Element(chunk + k);
+      r = p_;
     }
   }
-  static_cast<Running&>(p) = r;
+  static_cast<Running&>(p_) = r;
 }
 
 void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, BlockPartial& p) {
@@ -340,7 +382,7 @@ void CheckBlockAnyDType(const CheckInputs& in, int64_t begin, int64_t end, Block
   thread_local std::vector<double> scratch;
   const std::span<const double> device = in.device.Block(begin, end, scratch);
   const bool floating =
-      DispatchFloating(in.out, [&]<DType kOut>() { CheckBlock<kOut>(in, begin, end, device, p); });
+      DispatchFloating(in.out, [&]<DType kOut>() { BlockCheck<kOut>(in, begin, device, p).Run(end); });
   if (!floating) {
     for (int64_t i = begin; i < end; ++i) {
       CheckSpecialElement(in, static_cast<size_t>(i), device[static_cast<size_t>(i - begin)], p);
@@ -369,31 +411,13 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
     CheckBlockAnyDType(in, begin, end, partials[static_cast<size_t>(block)]);
   });
 
-  double sum_ulp = 0, sum_rel = 0, sum_sq = 0, sum_signed = 0, sum_abs_ref = 0;
-  double bias_sum = 0, rounded_bias_sum = 0;
-  int64_t rel_count = 0, within = 0, bias_count = 0;
-  BlockPartial worst;
+  Running total;
   const size_t rules = op.rules().size();
   const std::array<const char*, kExtraRules> extra_names = {
-      "numerics.overflow_bound", "numerics.special_values", "numerics.underflow"};
+      rule_ids::kOverflowBound, rule_ids::kSpecialValues, rule_ids::kUnderflow};
   for (const BlockPartial& p : partials) {
-    m.finite_elements += p.finite;
-    m.failures += p.failures;
-    m.underflow_accepted += p.underflow;
-    rel_count += p.rel_count;
-    within += p.within;
-    bias_count += p.bias_count;
-    sum_ulp += p.sum_ulp;
-    sum_rel += p.sum_rel;
-    sum_sq += p.sum_sq;
-    sum_signed += p.sum_signed;
-    sum_abs_ref += p.sum_abs_ref;
-    bias_sum += p.bias_sum;
-    rounded_bias_sum += p.rounded_bias_sum;
-    m.max_ulp = std::max(m.max_ulp, p.max_ulp);
-    m.max_rel = std::max(m.max_rel, p.max_rel);
+    total.Merge(p);
     for (size_t b = 0; b < m.ulp_histogram.size(); ++b) m.ulp_histogram[b] += p.histogram[b];
-    if (p.worst_index >= 0) worst.Rank(p.worst_index, p.worst_passed, p.worst_ulp);
     for (size_t t = 0; t < p.tallies.size(); ++t) {
       const RuleTally& part = p.tallies[t];
       if (part.applied == 0) continue;
@@ -407,27 +431,34 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
       }
     }
   }
-  if (worst.worst_index >= 0) {
-    const size_t i = static_cast<size_t>(worst.worst_index);
+  m.finite_elements = total.finite;
+  m.failures = total.failures;
+  m.underflow_accepted = total.underflow;
+  m.max_ulp = total.max_ulp;
+  m.max_rel = total.max_rel;
+  if (total.worst_index >= 0) {
+    const size_t i = static_cast<size_t>(total.worst_index);
     const RuleTag tag = reference.rule[i];
-    m.worst = {worst.worst_index,
-               device.At(worst.worst_index),
+    m.worst = {total.worst_index,
+               device.At(total.worst_index),
                reference.value[i],
-               worst.worst_ulp,
+               total.worst_ulp,
                tag == kNoRule ? "" : op.RuleOfTag(tag).id,
-               worst.worst_passed};
+               total.worst_passed};
   }
   if (m.finite_elements > 0) {
     const double n = static_cast<double>(m.finite_elements);
-    m.mean_ulp = sum_ulp / n;
-    m.rmse = std::sqrt(sum_sq / n);
-    m.error_balance = sum_abs_ref > 0 ? (sum_signed / n) / (sum_abs_ref / n) : 0;
-    m.within_1e3 = static_cast<double>(within) / n;
+    m.mean_ulp = total.sum_ulp / n;
+    m.rmse = std::sqrt(total.sum_sq / n);
+    m.error_balance =
+        total.sum_abs_ref > 0 ? (total.sum_signed / n) / (total.sum_abs_ref / n) : 0;
+    m.within_1e3 = static_cast<double>(total.within) / n;
   }
-  if (rel_count > 0) m.mean_rel = sum_rel / static_cast<double>(rel_count);
-  if (bias_count >= kRoundingBiasMinElements) {
-    m.rounding_bias = bias_sum / static_cast<double>(bias_count);
-    m.correctly_rounded_bias = rounded_bias_sum / static_cast<double>(bias_count);
+  if (total.rel_count > 0) m.mean_rel = total.sum_rel / static_cast<double>(total.rel_count);
+  if (total.bias_count >= kRoundingBiasMinElements) {
+    const double bias_count = static_cast<double>(total.bias_count);
+    m.rounding_bias = total.bias_sum / bias_count;
+    m.correctly_rounded_bias = total.rounded_bias_sum / bias_count;
     // docs/contract/numerics.md assumes round-to-nearest-even averages to ~0. On inputs crowded
     // near one value the exact results can all sit on one side of their rounding point and the
     // correctly rounded result itself shows a bias (docs/decisions.md); what must stay within the
@@ -435,7 +466,7 @@ OutputCheck CheckOutput(const Operator& op, const ReferenceOutput& reference,
     m.rounding_bias_ok =
         std::fabs(*m.rounding_bias) <= kRoundingBiasLimit ||
         std::fabs(*m.rounding_bias - *m.correctly_rounded_bias) <= kRoundingBiasLimit;
-    RuleTally& tally = check.rules["numerics.rounding_bias"];
+    RuleTally& tally = check.rules[rule_ids::kRoundingBias];
     tally.applied = 1;
     tally.held = m.rounding_bias_ok ? 1 : 0;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check/precision_terms.h"
+#include "core/hashing.h"
 #include "core/parallel_blocks.h"
 
 namespace aclnn_check {
@@ -143,15 +144,6 @@ void OverBlocks(size_t n, const Measure& measure, const Merge& merge) {
 std::span<const double> ActualBlock(const BlockValues& values, size_t begin, size_t end,
                                     std::vector<double>& scratch) {
   return values.Block(static_cast<int64_t>(begin), static_cast<int64_t>(end), scratch);
-}
-
-// splitmix64: the counter-based generator of the bootstrap (the same numbers everywhere, unlike
-// the standard library's distributions).
-uint64_t SplitMix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
 }
 
 double MedianOfSorted(const std::vector<double>& sorted) {
@@ -493,7 +485,8 @@ BootstrapInterval BootstrapMedianInterval(std::span<const double> samples, uint6
   for (double& median : medians) {
     for (double& value : draw) {
       // 53 random bits as a fraction of n: exact in double, the same on every IEEE machine.
-      const double unit = static_cast<double>(SplitMix(seed ^ SplitMix(counter++)) >> 11) * 0x1p-53;
+      const uint64_t bits = SplitMix64(seed ^ SplitMix64(counter++));
+      const double unit = static_cast<double>(bits >> 11) * 0x1p-53;
       value = samples[std::min(n - 1, static_cast<size_t>(unit * static_cast<double>(n)))];
     }
     std::sort(draw.begin(), draw.end());

@@ -7,40 +7,42 @@
 #include <nlohmann/json.hpp>
 
 #include "json_input/json_schema.h"
+#include "check/rule_ids.h"
 #include "catalogue/operator.h"
 
 namespace aclnn_check {
 
+// Keyed by the constants of check/rule_ids.h: a rule added there needs its description here.
 const std::map<std::string, std::string>& GenericRules() {
   static const std::map<std::string, std::string> rules = {
-      {"numerics.element_bound",
+      {rule_ids::kElementBound,
        "every finite element within ulp_tol * ulp(ref) + c * u * mag (docs/contract/numerics.md)"},
-      {"numerics.special_values",
+      {rule_ids::kSpecialValues,
        "NaN is NaN, +-inf is +-inf with the right sign, finite is finite (classified on ref rounded "
        "to the output dtype)"},
-      {"numerics.overflow_bound",
+      {rule_ids::kOverflowBound,
        "where ref overflows the output dtype but |ref| - bound <= its largest finite value, a "
        "finite value within the bound or inf is accepted (NaN too where mag overflows the compute "
        "dtype)"},
-      {"numerics.rounding_bias",
+      {rule_ids::kRoundingBias,
        "fp16/bf16 outputs with >= 1000 finite non-zero reference elements: |mean signed error in "
        "ULPs| <= 0.1"},
-      {"numerics.underflow",
+      {rule_ids::kUnderflow,
        "an element whose ref or mag is below the compute dtype's smallest normal is also accepted "
        "within that absolute error"},
-      {"harness.status", "GetWorkspaceSize and execute return the expected status"},
-      {"harness.reject_writes_nothing", "a rejected call leaves every output buffer unchanged"},
-      {"harness.inputs_unchanged", "input buffers are unchanged after the call"},
-      {"harness.writes_inside_view",
+      {rule_ids::kStatus, "GetWorkspaceSize and execute return the expected status"},
+      {rule_ids::kRejectWritesNothing, "a rejected call leaves every output buffer unchanged"},
+      {rule_ids::kInputsUnchanged, "input buffers are unchanged after the call"},
+      {rule_ids::kWritesInsideView,
        "output bytes outside the output's view (offsets, stride gaps) are unchanged"},
-      {"harness.untouched_output", "outputs the operator must not compute are left unchanged"},
-      {"harness.guard_bytes",
+      {rule_ids::kUntouchedOutput, "outputs the operator must not compute are left unchanged"},
+      {rule_ids::kGuardBytes,
        "nothing is written into the guard regions before and after every device buffer (inputs, "
        "outputs, workspace)"},
-      {"harness.crash", "the provider does not crash the process running the test point"},
-      {"harness.timeout", "the test point finishes within --timeout (or the case's timeout)"},
-      {"harness.memory", "the test point's buffers fit in --max-memory"},
-      {"harness.deterministic",
+      {rule_ids::kCrash, "the provider does not crash the process running the test point"},
+      {rule_ids::kTimeout, "the test point finishes within --timeout (or the case's timeout)"},
+      {rule_ids::kMemory, "the test point's buffers fit in --max-memory"},
+      {rule_ids::kDeterministic,
        "--repeat N: N calls on the same inputs, each with a new executor, give bit-identical outputs "
        "(docs/contract/numerics.md repeat runs; all six operators are documented deterministic)"},
   };

@@ -12,6 +12,7 @@
 
 #include "check/expectation.h"
 #include "check/output_check.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -122,11 +123,11 @@ TEST(ElementCheckOverflow, TheOutputCheckNamesTheUndecidedOverflow) {
   const OutputCheck check = CheckOutput(*FindOperator("HardswishBackward"), reference, device,
                                         DType::kFloat16, kPlain);
   EXPECT_TRUE(check.passed());
-  ASSERT_TRUE(check.rules.contains("numerics.overflow_bound"));
-  EXPECT_EQ(check.rules.at("numerics.overflow_bound").applied, 2);
-  EXPECT_EQ(check.rules.at("numerics.overflow_bound").held, 2);
-  ASSERT_TRUE(check.rules.contains("numerics.special_values"));
-  EXPECT_EQ(check.rules.at("numerics.special_values").applied, 1);
+  ASSERT_TRUE(check.rules.contains(rule_ids::kOverflowBound));
+  EXPECT_EQ(check.rules.at(rule_ids::kOverflowBound).applied, 2);
+  EXPECT_EQ(check.rules.at(rule_ids::kOverflowBound).held, 2);
+  ASSERT_TRUE(check.rules.contains(rule_ids::kSpecialValues));
+  EXPECT_EQ(check.rules.at(rule_ids::kSpecialValues).applied, 1);
 }
 
 }  // namespace

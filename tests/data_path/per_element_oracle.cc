@@ -1,4 +1,5 @@
 #include "data_path/per_element_oracle.h"
+#include "check/rule_ids.h"
 
 #include <cmath>
 
@@ -38,8 +39,8 @@ OutputCheck PerElementCheckOutput(const Operator& op, const ReferenceOutput& ref
     const double rounded = RoundTo(ref, out);
     const ElementVerdict verdict = CheckElement(dev, ref, reference.mag[i], out, tolerance);
     if (!rule && !std::isfinite(rounded)) {
-      RuleTally& tally = check.rules[verdict.overflow_undecided ? "numerics.overflow_bound"
-                                                                : "numerics.special_values"];
+      RuleTally& tally = check.rules[verdict.overflow_undecided ? rule_ids::kOverflowBound
+                                                                : rule_ids::kSpecialValues];
       ++tally.applied;
       if (passed) {
         ++tally.held;
@@ -49,7 +50,7 @@ OutputCheck PerElementCheckOutput(const Operator& op, const ReferenceOutput& ref
     }
     if (!rule && verdict.by_underflow) {
       ++m.underflow_accepted;
-      RuleTally& tally = check.rules["numerics.underflow"];
+      RuleTally& tally = check.rules[rule_ids::kUnderflow];
       ++tally.applied;
       ++tally.held;
     }
@@ -109,7 +110,7 @@ OutputCheck PerElementCheckOutput(const Operator& op, const ReferenceOutput& ref
     m.rounding_bias_ok =
         std::fabs(*m.rounding_bias) <= kRoundingBiasLimit ||
         std::fabs(*m.rounding_bias - *m.correctly_rounded_bias) <= kRoundingBiasLimit;
-    RuleTally& tally = check.rules["numerics.rounding_bias"];
+    RuleTally& tally = check.rules[rule_ids::kRoundingBias];
     tally.applied = 1;
     tally.held = m.rounding_bias_ok ? 1 : 0;
   }

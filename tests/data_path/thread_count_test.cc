@@ -18,6 +18,7 @@
 #include "core/layout.h"
 #include "core/view_storage.h"
 #include "runner/execute.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -60,7 +61,7 @@ TEST_F(ThreadCount, CheckIsBitIdenticalOnOneTwoAndFiveThreads) {
     EXPECT_EQ(std::bit_cast<uint64_t>(a.error_balance), std::bit_cast<uint64_t>(b.error_balance)) << threads;
     EXPECT_EQ(std::bit_cast<uint64_t>(*a.rounding_bias), std::bit_cast<uint64_t>(*b.rounding_bias)) << threads;
     EXPECT_EQ(a.worst.index, b.worst.index);
-    EXPECT_EQ(one.rules.at("numerics.rounding_bias").held, many.rules.at("numerics.rounding_bias").held);
+    EXPECT_EQ(one.rules.at(rule_ids::kRoundingBias).held, many.rules.at(rule_ids::kRoundingBias).held);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -109,7 +110,7 @@ TEST(PrecisionGate, TheCpuProviderPassesL2AgainstItselfAndTruncationFails) {
     EXPECT_GT(ratios.at("rmse").get<double>(), 1.5) << point.at("id");
     // The element check did not decide: its rounding-bias finding is advisory.
     ASSERT_TRUE(point.contains("advisory_findings")) << point.at("id");
-    EXPECT_EQ(point.at("advisory_findings")[0].at("rule"), "numerics.rounding_bias");
+    EXPECT_EQ(point.at("advisory_findings")[0].at("rule"), rule_ids::kRoundingBias);
   }
   EXPECT_EQ(failed, 4);
 }
@@ -136,7 +137,7 @@ TEST(PrecisionGate, ACaseFileNamesItsVerdict) {
   EXPECT_EQ(point.at("precision").at("verdicts"), "element,double_bm:L1");
   const std::vector<std::string> rules = FailedRules(point);
   EXPECT_NE(std::find(rules.begin(), rules.end(), "precision.double_bm.L1"), rules.end());
-  EXPECT_NE(std::find(rules.begin(), rules.end(), "numerics.rounding_bias"), rules.end());
+  EXPECT_NE(std::find(rules.begin(), rules.end(), rule_ids::kRoundingBias), rules.end());
 }
 
 TEST(PrecisionGate, ARecheckBelowTwoHundredRunsFailsAndTwoHundredConfirmsTheFault) {
@@ -168,7 +169,7 @@ TEST(PrecisionGate, ARecheckBelowTwoHundredRunsFailsAndTwoHundredConfirmsTheFaul
 }
 
 // A recorded benchmark serves the re-check when it holds the fresh-seed runs (`golden record
-// --recheck N`, or `golden inputs --recheck N` for tools/torch_benchmark_run.py); without them the
+// --recheck N`, or `golden inputs --recheck N` for tools/torch_comparator_run.py); without them the
 // re-check has no runs and the failure stands.
 TEST(PrecisionGate, ARecordedRunWithFreshSeedRunsServesTheRecheck) {
   testing::TempDir dir, bare_dir;

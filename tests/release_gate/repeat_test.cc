@@ -13,6 +13,7 @@
 #include "cli/run_command.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -116,7 +117,7 @@ TEST(RepeatRun, ThePlantedOrderPassesEveryCheckOfASingleCall) {
   const Outcome once = RunRepeated(Planted(), 1);
   EXPECT_EQ(once.exit_code, 0);
   EXPECT_EQ(once.report.at("totals").at("failed"), 0);
-  EXPECT_EQ(Coverage(once.report, "harness.deterministic").at("applied"), 0);
+  EXPECT_EQ(Coverage(once.report, rule_ids::kDeterministic).at("applied"), 0);
 }
 
 TEST(RepeatRun, RepeatedCallsCatchThePlantedOrderAndNameTheElement) {
@@ -128,7 +129,7 @@ TEST(RepeatRun, RepeatedCallsCatchThePlantedOrderAndNameTheElement) {
     int float32_failed = 0;
     for (const json& point : repeated.report.at("test_points")) {
       for (const json& failure : point.at("failures")) {
-        EXPECT_EQ(failure.at("rule"), "harness.deterministic") << point.at("id") << ": " << failure.at("message");
+        EXPECT_EQ(failure.at("rule"), rule_ids::kDeterministic) << point.at("id") << ": " << failure.at("message");
         const std::string message = failure.at("message").get<std::string>();
         EXPECT_TRUE(std::regex_search(message, std::regex(R"(out: [12] of 2 repeated calls differ from call 1; )"
                                                           R"(first differing element \[\d+\]: call 1 wrote \S+ \(0x(?:[0-9a-f]{4}){1,2}\), )"
@@ -138,14 +139,14 @@ TEST(RepeatRun, RepeatedCallsCatchThePlantedOrderAndNameTheElement) {
       if (point.at("dtype") == "float32") float32_failed += point.at("verdict") == "failed";
     }
     EXPECT_EQ(float32_failed, 4);  // every float32 point: two shapes, two layouts
-    EXPECT_EQ(Coverage(repeated.report, "harness.deterministic").at("applied"), 8);
+    EXPECT_EQ(Coverage(repeated.report, rule_ids::kDeterministic).at("applied"), 8);
   }
 }
 
 TEST(RepeatRun, TheCpuProviderIsDeterministic) {
   const Outcome repeated = RunRepeated("cpu", 4);
   EXPECT_EQ(repeated.exit_code, 0);
-  const json& coverage = Coverage(repeated.report, "harness.deterministic");
+  const json& coverage = Coverage(repeated.report, rule_ids::kDeterministic);
   EXPECT_EQ(coverage.at("applied"), 8);
   EXPECT_EQ(coverage.at("held"), 8);
 }

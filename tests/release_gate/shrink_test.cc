@@ -13,6 +13,7 @@
 #include "shrink/shrink_search.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -93,16 +94,16 @@ INSTANTIATE_TEST_SUITE_P(
                      "hardswish.x_nan", false},
         // Its first failure is hardswish.at_minus3 (a special self of -3 meets a swapped gradOutput).
         PlantedFault{"swappedoperand", "shapes.json", "hardswish_shapes/dtype=bfloat16/shape=1000/layout=transposed",
-                     "numerics.element_bound", false, true},
+                     rule_ids::kElementBound, false, true},
         PlantedFault{"missingcheck", "shape_mismatch.json",
                      "hardswish_shape_mismatch/dtype=float32/shape=4x5/shape.gradOutput=5x4/layout=contiguous",
                      "hardswish.check.shape", false},
         PlantedFault{"wrongstatus", "null_tensor.json", "hardswish_null_tensor/dtype=float16/shape=16/layout=contiguous",
                      "hardswish.check.null", false},
         PlantedFault{"modifiedinput", "shapes.json", "hardswish_shapes/dtype=float32/shape=33/layout=strided:2",
-                     "harness.inputs_unchanged", false},
+                     rule_ids::kInputsUnchanged, false},
         PlantedFault{"ignoredlayout", "shapes.json", "hardswish_shapes/dtype=float32/shape=3x65x7/layout=offset:1",
-                     "harness.writes_inside_view", true}),
+                     rule_ids::kWritesInsideView, true}),
     [](const ::testing::TestParamInfo<PlantedFault>& info) { return std::string(info.param.variant); });
 
 // The rounding-bias rule judges outputs of at least 1,000 finite non-zero elements: truncation
@@ -115,7 +116,7 @@ TEST(Shrink, StopsNearTheSizeARuleNeeds) {
   ShrinkOptions options = OptionsFor("biasedrounding", "", "bias/*", dir);
   options.cases = {case_file.string()};
   const ShrinkResult shrink = Shrink(options);
-  EXPECT_EQ(shrink.rule, "numerics.rounding_bias");
+  EXPECT_EQ(shrink.rule, rule_ids::kRoundingBias);
   EXPECT_GE(shrink.size.elements, 3 * 1000);
   EXPECT_LE(shrink.size.elements, 3 * 1500) << shrink.id;
 }
@@ -150,13 +151,13 @@ TEST(Shrink, KeepsTheSmallestPointSoFarAtTheTimeLimit) {
 // A variant counts only when it fails the rule itself: another failure, or a pass, does not.
 TEST(Shrink, CountsAVariantOnlyWhenItFailsTheSameRule) {
   const json failing = {{"verdict", "failed"},
-                        {"failures", {{{"rule", "numerics.element_bound"}, {"message", ""}},
+                        {"failures", {{{"rule", rule_ids::kElementBound}, {"message", ""}},
                                       {{"rule", "hardswish.at_plus3"}, {"message", ""}}}}};
   EXPECT_TRUE(FailsRule(failing, "hardswish.at_plus3"));
-  EXPECT_TRUE(FailsRule(failing, "numerics.element_bound"));
+  EXPECT_TRUE(FailsRule(failing, rule_ids::kElementBound));
   EXPECT_FALSE(FailsRule(failing, "hardswish.at_minus3"));
-  const json crashed = {{"verdict", "error"}, {"failures", {{{"rule", "harness.crash"}, {"message", ""}}}}};
-  EXPECT_TRUE(FailsRule(crashed, "harness.crash"));
+  const json crashed = {{"verdict", "error"}, {"failures", {{{"rule", rule_ids::kCrash}, {"message", ""}}}}};
+  EXPECT_TRUE(FailsRule(crashed, rule_ids::kCrash));
   EXPECT_FALSE(FailsRule({{"verdict", "passed"}, {"failures", json::array()}}, "hardswish.at_plus3"));
 }
 

@@ -23,6 +23,7 @@
 #include "support/source_files.h"
 #include "support/synthetic_report.h"
 #include "support/temp_dir.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -171,7 +172,7 @@ TEST(HtmlPageData, KeepsWhatThePageDrawsWithPlottedNumbersToFourDigits) {
   EXPECT_EQ(second[3], json::array({3, -1235000}));
   const json& failing = data["points"][19];
   EXPECT_EQ(failing[3], "failed");
-  EXPECT_EQ(failing[4], json::array({"numerics.element_bound"}));
+  EXPECT_EQ(failing[4], json::array({rule_ids::kElementBound}));
 }
 
 TEST(HtmlReport, StaticSummaryListsEveryFailureWithItsReproLine) {

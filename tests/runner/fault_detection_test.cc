@@ -11,6 +11,7 @@
 #include "cli/run_command.h"
 #include "support/temp_dir.h"
 #include "support/source_files.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -62,12 +63,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(FaultCase{"none", {}},
                       FaultCase{"wrongboundary", {"hardswish.at_plus3"}},
                       FaultCase{"wrongruleresult", {"hardswish.x_nan"}},
-                      FaultCase{"swappedoperand", {"numerics.element_bound"}},
-                      FaultCase{"biasedrounding", {"numerics.rounding_bias"}},
+                      FaultCase{"swappedoperand", {rule_ids::kElementBound}},
+                      FaultCase{"biasedrounding", {rule_ids::kRoundingBias}},
                       FaultCase{"missingcheck", {"hardswish.check.shape"}},
                       FaultCase{"wrongstatus", {"hardswish.check.null"}},
-                      FaultCase{"modifiedinput", {"harness.inputs_unchanged"}},
-                      FaultCase{"ignoredlayout", {"numerics.element_bound", "harness.writes_inside_view"}}),
+                      FaultCase{"modifiedinput", {rule_ids::kInputsUnchanged}},
+                      FaultCase{"ignoredlayout", {rule_ids::kElementBound, rule_ids::kWritesInsideView}}),
     [](const ::testing::TestParamInfo<FaultCase>& info) { return std::string(info.param.variant); });
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "cli/run_command.h"
 #include "support/temp_dir.h"
 #include "support/source_files.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -65,22 +66,22 @@ void ExpectNamed(const Outcome& outcome, const std::string& rule, const std::str
 }
 
 TEST(Isolation, SegmentationFaultIsNamedWithTheCallItHappenedIn) {
-  ExpectNamed(RunOn("crashsegv"), "harness.crash", "SIGSEGV");
-  ExpectNamed(RunOn("crashsegv"), "harness.crash", "during aclrtSynchronizeStream");
+  ExpectNamed(RunOn("crashsegv"), rule_ids::kCrash, "SIGSEGV");
+  ExpectNamed(RunOn("crashsegv"), rule_ids::kCrash, "during aclrtSynchronizeStream");
 }
 
-TEST(Isolation, AbortIsNamed) { ExpectNamed(RunOn("crashabort"), "harness.crash", "SIGABRT"); }
+TEST(Isolation, AbortIsNamed) { ExpectNamed(RunOn("crashabort"), rule_ids::kCrash, "SIGABRT"); }
 
 TEST(Isolation, HangIsKilledAtTheTimeout) {
-  ExpectNamed(RunOn("hang", 1.5), "harness.timeout", "did not finish within 1.5");
+  ExpectNamed(RunOn("hang", 1.5), rule_ids::kTimeout, "did not finish within 1.5");
 }
 
 TEST(Isolation, WritePastAnOutputIsLocated) {
-  ExpectNamed(RunOn("outputoverflow"), "harness.guard_bytes", "out (84 bytes): 4 bytes written past the end, the first at offset +0");
+  ExpectNamed(RunOn("outputoverflow"), rule_ids::kGuardBytes, "out (84 bytes): 4 bytes written past the end, the first at offset +0");
 }
 
 TEST(Isolation, WritePastTheWorkspaceIsLocated) {
-  ExpectNamed(RunOn("workspaceoverflow"), "harness.guard_bytes", "workspace (64 bytes): 1 bytes written past the end");
+  ExpectNamed(RunOn("workspaceoverflow"), rule_ids::kGuardBytes, "workspace (64 bytes): 1 bytes written past the end");
 }
 
 TEST(Isolation, MemoryLimitRefusesAPointInsteadOfRunningIt) {
@@ -94,7 +95,7 @@ TEST(Isolation, MemoryLimitRefusesAPointInsteadOfRunningIt) {
   const nlohmann::json report =
       nlohmann::json::parse(testing::ReadFile(dir.path() / "report/report.json"));
   EXPECT_EQ(report.at("totals").at("errors"), 4);
-  EXPECT_EQ(report.at("test_points")[0].at("failures")[0].at("rule"), "harness.memory");
+  EXPECT_EQ(report.at("test_points")[0].at("failures")[0].at("rule"), rule_ids::kMemory);
 }
 
 }  // namespace

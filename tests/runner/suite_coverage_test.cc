@@ -11,6 +11,7 @@
 
 #include "catalogue/operator.h"
 #include "support/source_files.h"
+#include "check/rule_ids.h"
 
 namespace aclnn_check {
 namespace {
@@ -44,10 +45,10 @@ TEST(DefaultSuiteCoverage, EveryRuleIsAppliedOnSomeProductAndAlwaysHolds) {
   }
   // Generic rules a correct provider exercises (crash, timeout, memory and underflow need a
   // misbehaving provider or kernel; their own tests cover them).
-  for (const char* rule : {"numerics.element_bound", "numerics.special_values",
-                           "numerics.overflow_bound", "numerics.rounding_bias",
-                           "harness.status", "harness.reject_writes_nothing", "harness.inputs_unchanged",
-                           "harness.writes_inside_view", "harness.untouched_output", "harness.guard_bytes"}) {
+  for (const char* rule : {rule_ids::kElementBound, rule_ids::kSpecialValues,
+                           rule_ids::kOverflowBound, rule_ids::kRoundingBias,
+                           rule_ids::kStatus, rule_ids::kRejectWritesNothing, rule_ids::kInputsUnchanged,
+                           rule_ids::kWritesInsideView, rule_ids::kUntouchedOutput, rule_ids::kGuardBytes}) {
     required.push_back(rule);
   }
   for (const std::string& rule : required) {

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "check/rule_ids.h"
+
 namespace aclnn_check::testing {
 
 struct SyntheticOperator {
@@ -77,18 +79,18 @@ inline nlohmann::json SyntheticReport(size_t points, size_t fail_every = 20) {
              {"within_1e-3", 0.998}, {"underflow_accepted", 0}, {"rounding_bias", -0.01}}},
            {"worst",
             {{"index", static_cast<int64_t>(key % 4096)}, {"device", reference * (1 + ulp * 1e-3)},
-             {"reference", reference}, {"ulp_error", ulp}, {"rule", "numerics.element_bound"},
+             {"reference", reference}, {"ulp_error", ulp}, {"rule", rule_ids::kElementBound},
              {"passed", !(fails && o == 0)}, {"inputs", inputs}}}});
     }
     json rules = json::array();
-    for (const char* rule : {"harness.status", "harness.inputs_unchanged", "harness.writes_inside_view",
-                             "numerics.element_bound", "numerics.rounding_bias", "numerics.underflow"}) {
-      const bool broken = fails && std::string(rule) == "numerics.element_bound";
+    for (const char* rule : {rule_ids::kStatus, rule_ids::kInputsUnchanged, rule_ids::kWritesInsideView,
+                             rule_ids::kElementBound, rule_ids::kRoundingBias, rule_ids::kUnderflow}) {
+      const bool broken = fails && std::string(rule) == rule_ids::kElementBound;
       rules.push_back({{"id", rule}, {"held", !broken}, {"waived", false}, {"elements", 4096}});
     }
     json failures = json::array();
     if (fails) {
-      failures.push_back({{"rule", "numerics.element_bound"},
+      failures.push_back({{"rule", rule_ids::kElementBound},
                           {"message", std::string(op.outputs[0]) + ": 3 of 4096 elements exceed the bound, first at [17]"}});
     }
     const std::string case_file = std::string("cases/") + op.case_name + ".json";
@@ -101,7 +103,7 @@ inline nlohmann::json SyntheticReport(size_t points, size_t fail_every = 20) {
          {"failures", failures}, {"rules", rules}, {"outputs", outputs}});
   }
   json coverage = json::array();
-  for (const char* rule : {"harness.status", "numerics.element_bound", "numerics.rounding_bias", "hardswish.at_plus3"}) {
+  for (const char* rule : {rule_ids::kStatus, rule_ids::kElementBound, rule_ids::kRoundingBias, "hardswish.at_plus3"}) {
     coverage.push_back({{"id", rule}, {"op", ""}, {"kind", "generic"}, {"description", "a rule"},
                         {"applied", points}, {"held", points - failed}, {"waived", false},
                         {"cases", {"hardswish_shapes"}}});

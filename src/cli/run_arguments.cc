@@ -1,0 +1,103 @@
+#include "cli/run_arguments.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "cli/precision_options.h"
+#include "cli/release_gate_options.h"
+#include "cli/run_command.h"
+
+namespace aclnn_check {
+namespace {
+
+// CI systems set no terminal, or say so.
+bool InteractiveTerminal() {
+  return isatty(STDERR_FILENO) && !std::getenv("CI");
+}
+
+// --shard, else the variables CI systems and schedulers set.
+std::pair<int, int> ShardFromEnvironment(int total_for_indexed_job) {
+  if (const char* index = std::getenv("CI_NODE_INDEX")) {
+    const char* total = std::getenv("CI_NODE_TOTAL");
+    return ParseShard(std::string(index) + "/" + (total ? total : "1"));
+  }
+  if (const char* index = std::getenv("JOB_COMPLETION_INDEX")) {
+    if (total_for_indexed_job < 1) {
+      throw std::invalid_argument(
+          "JOB_COMPLETION_INDEX is set: give the job's completions with --shard-total N");
+    }
+    return ParseShard(std::to_string(std::stoi(index) + 1) + "/" + std::to_string(total_for_indexed_job));
+  }
+  return {1, 1};
+}
+
+// What the run command's options fill before they become RunOptions.
+struct RunArguments {
+  RunOptions run;
+  std::string shard;
+  int shard_total = 0;
+  bool no_isolate = false;
+  double max_memory_gib = 0;
+  ReleaseGateRunFlags release_gate_flags;
+  PrecisionFlags precision_flags;
+};
+
+void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
+  RunOptions& run = a.run;
+  run_cmd->add_option("cases", run.cases, "Case files or folders (default: cases)");
+  run_cmd->add_option("--provider", run.provider, "cpu, ref, cuda or PATH[:PATH...]")->capture_default_str();
+  run_cmd->add_option("--soc", run.soc, "SoC name to test as (overrides aclrtGetSocName)");
+  run_cmd->add_option("--filter", run.filter, "Glob on test point ids")->capture_default_str();
+  run_cmd->add_option("--shard", a.shard, "Run shard I of N (I/N, 1-based); default from CI_NODE_INDEX/CI_NODE_TOTAL or JOB_COMPLETION_INDEX");
+  run_cmd->add_option("--shard-total", a.shard_total, "Number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) gives the index");
+  run_cmd->add_option("--jobs,-j", run.jobs, "Worker threads")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--timeout", run.timeout_seconds, "Seconds per test point")->capture_default_str();
+  run_cmd->add_option("--report-dir", run.report_dir, "Where reports go")->capture_default_str();
+  run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
+  run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
+  run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
+  run_cmd->add_flag("--no-isolate", a.no_isolate,
+                    "Run test points in this process (for debugging; a crash ends the run)");
+  run_cmd->add_option("--max-memory", a.max_memory_gib,
+                      "GiB a test point may use; larger ones are refused (default: half the machine)");
+  run.run_history = "reports/history.jsonl";
+  AddReleaseGateRunOptions(run_cmd, &run, &a.release_gate_flags);
+  AddPrecisionRunOptions(run_cmd, &run, &a.precision_flags);
+}
+
+// The options as RunOptions, then the run. Exit code as Run's; 2 for options that do not fit.
+int RunWithArguments(RunArguments& a, const std::string& command_line) {
+  RunOptions& run = a.run;
+  try {
+    std::tie(run.shard_index, run.shard_total) =
+        a.shard.empty() ? ShardFromEnvironment(a.shard_total) : ParseShard(a.shard);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
+  run.progress = InteractiveTerminal();
+  run.isolate = !a.no_isolate;
+  run.max_memory_bytes = static_cast<uint64_t>(a.max_memory_gib * (1ull << 30));
+  run.command_line = command_line;
+  FinishRunOptions(a.release_gate_flags, &run);
+  if (!FinishPrecisionOptions(a.precision_flags, &run)) return 2;
+  return Run(run);
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& app, const std::string& command_line, int* exit_code) {
+  auto arguments = std::make_shared<RunArguments>();
+  auto* run_cmd = app.add_subcommand("run", "Run case files on a provider and write reports");
+  AddRunOptions(run_cmd, *arguments);
+  run_cmd->callback([arguments, command_line, exit_code] {
+    *exit_code = RunWithArguments(*arguments, command_line);
+  });
+}
+
+}  // namespace aclnn_check
