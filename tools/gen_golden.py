@@ -47,7 +47,7 @@ class Oracle:
 def load_operator_modules(file_name, required):
     """kernels/<folder>/<file_name> of every operator folder that has one, loaded as a module, by
     the operator name in the folder's operator.json; `required` is the function each must define."""
-    sys.path.insert(0, TOOLS)  # they import oracle_support and torch_benchmark_support
+    sys.path.insert(0, TOOLS)  # they import oracle_support and torch_comparator_support
     modules = {}
     for folder in sorted(os.listdir(KERNELS)):
         path = os.path.join(KERNELS, folder, file_name)

@@ -137,7 +137,7 @@ void AddGoldenCommands(CLI::App& app, int* exit_code) {
   record->add_option("--filter", record_options->filter, "Glob on test point ids")->capture_default_str();
   record->add_option("-o,--output", record_options->output, "The .h5 file to write")->required();
   record->add_flag("--with-inputs", record_options->with_inputs,
-                   "Store each point's inputs too (a benchmark run for `run --benchmark-run`)");
+                   "Store each point's inputs too (a comparator run for `run --comparator-run`)");
   record->add_option("--recheck", record_options->recheck,
                      "Also each point's first N fresh-seed runs of `run --recheck`, with inputs (a benchmark run "
                      "that serves the re-check)")

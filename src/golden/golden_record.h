@@ -15,7 +15,7 @@ struct GoldenRecordOptions {
   std::string provider = "cpu";
   std::optional<std::string> soc;
   std::string output;  // the .h5 file
-  // Store each point's inputs too, so the run can serve as the benchmark of `run --benchmark-run`
+  // Store each point's inputs too, so the run can serve as the comparator of `run --comparator-run`
   // (which checks that the benchmark ran on the harness's inputs bit for bit).
   bool with_inputs = false;
   // Also each point's first N fresh-seed runs of `run --recheck` (under RecheckPointId, with

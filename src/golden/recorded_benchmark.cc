@@ -21,7 +21,7 @@ RecordedBenchmark::RecordedBenchmark(const std::vector<std::string>& paths) {
     GoldenFile file = ReadGoldenFile(path);
     if (Attribute(file, "kind") != "recorded") {
       throw InputError(path, "/", "attribute kind \"recorded\" expected (a run written by `golden record "
-                                  "--with-inputs` or tools/torch_benchmark_run.py), found \"" +
+                                  "--with-inputs` or tools/torch_comparator_run.py), found \"" +
                                       Attribute(file, "kind") + "\"");
     }
     std::string made_by = Attribute(file, "oracle");

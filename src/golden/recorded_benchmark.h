@@ -1,5 +1,5 @@
-// A recorded run as the benchmark implementation of CANN's double benchmark (`run --benchmark-run
-// FILE`, docs/contract/numerics.md): `golden record --with-inputs`, or tools/torch_benchmark_run.py
+// A recorded run as the comparator of CANN's double benchmark (`run --comparator-run
+// FILE`, docs/contract/numerics.md): `golden record --with-inputs`, or tools/torch_comparator_run.py
 // (PyTorch's own kernels in the case's dtype). A point counts only when the file stores its inputs
 // and they are the harness's inputs bit for bit; otherwise the lookup says why it has no outputs.
 #pragma once

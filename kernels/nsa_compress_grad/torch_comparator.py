@@ -1,5 +1,5 @@
-"""NsaCompressGrad's benchmark implementation for CANN's double benchmark
-(tools/torch_benchmark_run.py): PyTorch has no kernel for it, so autograd through the oracle's
+"""NsaCompressGrad's comparator for CANN's double benchmark
+(tools/torch_comparator_run.py): PyTorch has no kernel for it, so autograd through the oracle's
 forward (a gather and an einsum) run in the case's dtype, the standard's "small-operator
 composition"."""
 import importlib.util
@@ -7,7 +7,7 @@ import os
 
 import torch
 
-from torch_benchmark_support import run_op
+from torch_comparator_support import run_op
 
 
 def _oracle():
@@ -21,7 +21,7 @@ def _oracle():
 nsa_compress = _oracle().nsa_compress
 
 
-def benchmark(p, params):
+def comparator(p, params):
     x = p.tensor("input", grad=True)
     w = p.tensor("weight", grad=True)
     ends = params["actSeqLen"] or [x.shape[0]]

@@ -1,12 +1,12 @@
-"""LogitGrad's benchmark implementation for CANN's double benchmark (tools/torch_benchmark_run.py):
+"""LogitGrad's comparator for CANN's double benchmark (tools/torch_comparator_run.py):
 ATen's logit_backward kernel."""
 import torch
 
 from oracle_support import as_double
-from torch_benchmark_support import run_op
+from torch_comparator_support import run_op
 
 
-def benchmark(p, params):
+def comparator(p, params):
     eps = as_double(params["eps"])
     # ATen's logit_backward takes no eps (None) for "no clamping", which a negative eps means here;
     # an infinite eps (every x outside [eps, 1 - eps]) cannot be converted to the tensor's dtype, and

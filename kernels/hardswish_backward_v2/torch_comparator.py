@@ -1,10 +1,10 @@
-"""HardswishBackwardV2's benchmark implementation for CANN's double benchmark
-(tools/torch_benchmark_run.py). ATen's hardswish_backward follows the open interval only from
+"""HardswishBackwardV2's comparator for CANN's double benchmark
+(tools/torch_comparator_run.py). ATen's hardswish_backward follows the open interval only from
 PyTorch 2.7; older releases get the same selection from PyTorch's own elementwise kernels in the
 case's dtype (where, mul, add), which is what 2.7's kernel computes."""
 import torch
 
-from torch_benchmark_support import run_op
+from torch_comparator_support import run_op
 
 OPEN_INTERVAL_SINCE = (2, 7)
 
@@ -13,7 +13,7 @@ def _release():
     return tuple(int(part) for part in torch.__version__.split(".")[:2])
 
 
-def benchmark(p, params):
+def comparator(p, params):
     grad = p.tensor("gradOutput")
     self = p.tensor("self")
     if _release() >= OPEN_INTERVAL_SINCE:

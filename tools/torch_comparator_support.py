@@ -1,5 +1,5 @@
-"""What every operator's torch_benchmark.py shares (kernels/<folder>/torch_benchmark.py, loaded by
-tools/torch_benchmark_run.py): the inputs of a point as tensors in a dtype policy, and the
+"""What every operator's torch_comparator.py shares (kernels/<folder>/torch_comparator.py, loaded by
+tools/torch_comparator_run.py): the inputs of a point as tensors in a dtype policy, and the
 exception that sends a point to the float32 fallback."""
 import numpy as np
 import torch

@@ -1,13 +1,13 @@
-"""LayerNormBackward's benchmark implementation for CANN's double benchmark
-(tools/torch_benchmark_run.py): ATen's native_layer_norm_backward kernel, which needs one dtype for
+"""LayerNormBackward's comparator for CANN's double benchmark
+(tools/torch_comparator_run.py): ATen's native_layer_norm_backward kernel, which needs one dtype for
 input, statistics and parameters (a point that mixes them goes to the float32 fallback)."""
 import torch
 
 from oracle_support import masked_outputs
-from torch_benchmark_support import NoKernel, run_op
+from torch_comparator_support import NoKernel, run_op
 
 
-def benchmark(p, params):
+def comparator(p, params):
     normalized = params["normalizedShape"]
     mask = params["outputMask"]
     x = p.tensor("input")
