@@ -3,8 +3,8 @@
 # kernels/<folder>/, compiled into the layer that uses it, and reached through a table generated
 # here, so that adding an operator adds files to its folder and edits no list.
 #
-#   minimum_traffic.cc  the benchmarks' minimum bytes (src/bench)      -> aclnn_harness
-#   cann_import.cc      CANN case-file mappings (src/import)          -> aclnn_harness
+#   minimum_traffic.cc  the benchmarks' minimum bytes (src/bench)      -> aclnn_bench_core
+#   cann_import.cc      CANN case-file mappings (src/import)          -> aclnn_import
 #   torch_peer.cc       aclnn_bench's PyTorch peer (bench/)            -> aclnn_bench (bench/CMakeLists.txt)
 #   onednn_peer.cc      aclnn_bench's oneDNN peer (bench/)             -> aclnn_bench (bench/CMakeLists.txt)
 #   aclnn_<folder>.h    the C prototype; include/aclnnop/ holds a copy (target aclnn_sync_headers)
@@ -55,7 +55,7 @@ target_sources(aclnn_import PRIVATE ${import_sources})
 
 # The prototype headers: kernels/<folder>/aclnn_<folder>.h is the one to edit; include/aclnnop/
 # holds a copy for programs written as CANN's samples (-I include -I include/aclnnop) and for the
-# install. tests/operator_headers_test.cc fails while a copy differs.
+# install. tests/kernels/operator_headers_test.cc fails while a copy differs.
 file(GLOB operator_headers CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*/aclnn_*.h)
 add_custom_target(aclnn_sync_headers
   COMMAND ${CMAKE_COMMAND} -E copy_if_different ${operator_headers} ${CMAKE_SOURCE_DIR}/include/aclnnop/

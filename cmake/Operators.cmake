@@ -13,6 +13,8 @@
 # SimdWorkspaceBytes and SimdCompute (and, for the cuda provider, CudaWorkspaceBytes and CudaCompute).
 # Files that belong to other layers (ACLNN_OPERATOR_PART_FILES) are compiled there
 # (cmake/OperatorParts.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/EmbedText.cmake)
+
 set(ACLNN_CPU_KERNEL_FILES kernel.cc simd_kernel.cc)
 set(ACLNN_OPERATOR_PART_FILES minimum_traffic.cc cann_import.cc torch_peer.cc onednn_peer.cc)
 
@@ -56,6 +58,21 @@ function(aclnn_read_prototype header name out_parameters out_names)
   set(${out_names} "${call_arguments}, ${workspace_name}, ${executor_name}" PARENT_SCOPE)
 endfunction()
 
+# Embeds kernels/<folder>/operator.json as a raw string literal (cmake/description.cc.in) in
+# `output` and sets `out_name` to its "name"; the configure step reruns when it changes.
+function(aclnn_embed_description description folder output out_name)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${description})
+  file(READ ${description} ACLNN_DESCRIPTION)
+  aclnn_require_no_raw_string_end("${ACLNN_DESCRIPTION}" aclnn_json ${description})
+  string(JSON name ERROR_VARIABLE json_error GET "${ACLNN_DESCRIPTION}" name)
+  if(json_error)
+    message(FATAL_ERROR "${description}: expected a string \"name\" (${json_error})")
+  endif()
+  set(ACLNN_FOLDER ${folder})
+  configure_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/description.cc.in ${output} @ONLY)
+  set(${out_name} ${name} PARENT_SCOPE)
+endfunction()
+
 function(aclnn_collect_operators)
   file(GLOB descriptions CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/kernels/*/operator.json)
   list(SORT descriptions)
@@ -86,16 +103,8 @@ function(aclnn_collect_operators)
         list(APPEND sources ${source})
       endif()
     endforeach()
-    # Embed the description as a raw string literal; the configure step reruns when it changes.
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${description})
-    file(READ ${description} ACLNN_DESCRIPTION)
-    string(JSON ACLNN_NAME ERROR_VARIABLE json_error GET "${ACLNN_DESCRIPTION}" name)
-    if(json_error)
-      message(FATAL_ERROR "${description}: expected a string \"name\" (${json_error})")
-    endif()
-    set(ACLNN_FOLDER ${folder})
-    configure_file(${CMAKE_SOURCE_DIR}/cmake/description.cc.in
-                   ${generated_dir}/description_${folder}.cc @ONLY)
+    aclnn_embed_description(${description} ${folder} ${generated_dir}/description_${folder}.cc
+                            ACLNN_NAME)
     list(APPEND sources ${generated_dir}/description_${folder}.cc)
     string(APPEND declarations "extern const OperatorDef kOperator_${folder};\n")
     string(APPEND registrations "    {&kOperator_${folder}, \"${folder}\"},\n")
@@ -112,6 +121,7 @@ function(aclnn_collect_operators)
     endif()
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${header})
     aclnn_read_prototype(${header} ${ACLNN_NAME} ACLNN_PARAMETERS ACLNN_ARGUMENTS)
+    set(ACLNN_FOLDER ${folder})
     configure_file(${CMAKE_SOURCE_DIR}/cmake/operator_entry.cc.in
                    ${generated_dir}/entry_${folder}.cc @ONLY)
     list(APPEND entries ${generated_dir}/entry_${folder}.cc)

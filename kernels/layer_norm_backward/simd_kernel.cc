@@ -1,7 +1,7 @@
 // The cpu provider's kernel: Highway SIMD over contiguous gradOut/input/gradInput of one dtype,
 // rows split into items for the thread pool; any other call goes to the portable kernel
 // (kernel.cc). Same formula per element as kernel.cc, with two of its multiply-adds fused
-// (gradInput's xhat * mean(gw * xhat) term and the gradWeight column term, 2-14 % faster); the
+// (gradInput's xhat * mean(gw * xhat) term and the gradWeight column term, for speed); the
 // sums are associated differently (README.md "SIMD kernel"), so results agree with the reference
 // within the operator's bound rather than with kernel.cc bit for bit:
 //   row sums      a cascade of vector blocks (cpu/simd_cascade_sum-inl.h), then the lanes;

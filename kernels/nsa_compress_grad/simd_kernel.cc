@@ -34,8 +34,8 @@ using simd::HWY_NAMESPACE::PutGroupRounded;
 // Input and inputGrad rows are prefetched 4 KiB ahead (for reading: an inputGrad line no other
 // core holds arrives exclusive, so the store does not wait for it), each line as the block loop
 // reaches it: issued as a burst of 32 at the start of each row, the prefetches stalled on the
-// miss buffers (a third of the kernel's samples); spread, 1 thread ran 1.16-1.28x faster on AVX2
-// and AVX-512 (Zen 4, alternating runs).
+// miss buffers (a third of the kernel's samples); spread, they do not (README.md, "SIMD kernel",
+// has the times).
 constexpr size_t kPrefetchBytes = 4096;
 // Rows covered by up to this many windows take a path with the windows unrolled, their weights
 // and dot accumulators in registers.

@@ -49,15 +49,15 @@ HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
 }
 
 // e = e^-a and d = 1 + e, whose reciprocal is sigmoid(a), with kernel.cc's special values, in
-// about half the operations of hn::Exp with expf's special cases selected around it (with data in
-// cache, a SwiGlu element took 0.57 ns on 1 thread with that, 0.34 ns with this):
+// about half the operations of hn::Exp with expf's special cases selected around it (README.md,
+// "SIMD kernel", has the times):
 // - e^t is computed only where it changes s. Below t = -20, 1 + e^t rounds to 1 as it does for
 //   expf (e is then e^-20, not e^t: callers use it only for t >= -20); above the largest float32
 //   whose expf is finite (88.72...), expf overflows and d is inf, so s is 0.
 // - AVX-512 applies 2^k with vscalefps, which overflows to infinity as expf does (e^r rounds above
 //   1 at the first t whose expf overflows, 2^128 * e^r stays below FLT_MAX at the last finite
 //   one), so t is clamped to [-20, 89] and d = 1 + inf by itself. That and the exponent arithmetic
-//   below were 5 of the 24 sigmoid operations: 16-bit SwiGlu 8-9 % faster with data in cache.
+//   below were 5 of the 24 sigmoid operations (README.md, "SIMD kernel").
 // - Elsewhere t is clamped to [-20, 88.72...] and d set to inf above it afterwards. Inside that
 //   range k runs from -29 to 128, so 2^(k-1) is a normal float32 whose exponent field is added
 //   to e^r's directly, and e^t = that * 2 (k = 128 stays finite just below the top).

@@ -1,7 +1,7 @@
 // The harness's heap: freed memory kept for reuse, and the memory a large test point is about to
 // use faulted in by every harness thread at once. On the virtual machines CI runs on, touching a
 // page for the first time costs several times writing it, and a single thread faults pages in at
-// a fraction of the rate two threads reach (measured: 0.35-1.1 GB/s against 1.9-2.3 GB/s).
+// a fraction of the rate two threads reach (the measurements are in docs/decisions.md).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// FloatBits (core/float_bits.h) against core/dtype.h, which defines rounding, spacing and order:
-// every fp16 and bf16 encoding, and random fp32/fp64 values across the exponent range. For fp16
+// FloatBits (core/float_bits.h) against core/dtype.h, which defines spacing and order, and against
+// definitions of rounding independent of both: every fp16 and bf16 encoding, and random fp32/fp64
+// values across the exponent range. For fp16
 // and bf16 the definition is the bit-level EncodeHalf/DecodeHalf and EncodeBFloat16/DecodeBFloat16
 // (RoundTo, EncodeElement and DecodeElement take FloatBits' forms), so those are compared too.
 #include <gtest/gtest.h>
@@ -14,7 +15,9 @@
 namespace aclnn_check {
 namespace {
 
-// The definitions of a 16-bit dtype's encoding and rounding; any other dtype's are dtype.h's.
+// The definitions a dtype's rounding is checked against, none of them RoundTo itself: for a 16-bit
+// dtype the bit-level encoders of dtype.h; for float32 the CPU's own conversion (IEEE 754's
+// round to nearest even, overflow to infinity); float64 values are their own rounding.
 template <DType kDType>
 uint16_t DefinitionEncode(double value) {
   return kDType == DType::kFloat16 ? EncodeHalf(value) : EncodeBFloat16(value);
@@ -27,8 +30,11 @@ template <DType kDType>
 double DefinitionRound(double value) {
   if constexpr (kDType == DType::kFloat16 || kDType == DType::kBFloat16) {
     return DefinitionDecode<kDType>(DefinitionEncode<kDType>(value));
+  } else if constexpr (kDType == DType::kFloat32) {
+    return static_cast<double>(static_cast<float>(value));
+  } else {
+    return value;
   }
-  return RoundTo(value, kDType);
 }
 
 // Round, Encode, RoundTo and EncodeElement of one value against the definition, bit for bit.

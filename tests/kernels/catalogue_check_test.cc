@@ -41,7 +41,9 @@ TEST(CatalogueCheck, EachRequiredFieldIsChecked) {
       {"tensors", [](OperatorDef& d) { d.tensors = {}; }},
       {"validate", [](OperatorDef& d) { d.validate = nullptr; }},
       {"reference", [](OperatorDef& d) { d.reference = nullptr; }},
+      {"call_rules", [](OperatorDef& d) { d.call_rules = nullptr; }},
       {"invoke_get_workspace_size", [](OperatorDef& d) { d.invoke_get_workspace_size = nullptr; }},
+      {"plan", [](OperatorDef& d) { d.plan = nullptr; }},
   };
   for (const auto& field : fields) {
     OperatorDef def = LogitGradDef();
