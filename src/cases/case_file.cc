@@ -137,16 +137,12 @@ bool CaseFile::RunsOn(Product product) const {
   return products.empty() || std::find(products.begin(), products.end(), product) != products.end();
 }
 
-CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
-  const json document = ParseJsonText(text, path);
-  CaseSchema().Validate(document, path);
-  CaseFile c;
-  c.path = path;
-  c.name = document.at("name").get<std::string>();
-  c.description = document.value("description", "");
-  c.op = FindOperator(document.at("op").get<std::string>());
-  const json axes = document.value("axes", json::object());
+namespace {
 
+// The axes: dtype, the operator's own (its defaults where the file has none), then the override
+// axes ("param.<name>", "<tensor>.<field>"), a parameter's values checked against its type.
+void ParseAxes(const json& document, const std::string& path, CaseFile& c) {
+  const json axes = document.value("axes", json::object());
   auto add_axis = [&](const std::string& name, const json& values) {
     c.axes.emplace_back(name, values);
   };
@@ -175,6 +171,10 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
     add_axis(name, values);
   }
 
+}
+
+// Every input's distribution: the file's, else the operator's default, else the generator's.
+void ParseInputs(const json& document, const std::string& path, CaseFile& c) {
   const json inputs = document.value("inputs", json::object());
   for (const TensorSlot& slot : c.op->tensors()) {
     if (slot.role != SlotRole::kInput) continue;
@@ -190,9 +190,9 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
     }
   }
 
-  for (const auto& layout : document.value("layout", json::array({"contiguous"}))) {
-    c.layouts.push_back(*Layout::Parse(layout.get<std::string>()));
-  }
+}
+
+void ParseTolerance(const json& document, const std::string& path, CaseFile& c) {
   if (document.contains("tolerance")) {
     const json& tolerance = document.at("tolerance");
     if (tolerance.contains("ulp")) c.ulp = tolerance.at("ulp").get<double>();
@@ -211,6 +211,9 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
       }
     }
   }
+}
+
+void ParseCannTolerance(const json& document, const std::string& path, CaseFile& c) {
   if (document.contains("cann_tolerance")) {
     const json& entry = document.at("cann_tolerance");
     CannTolerance cann;
@@ -229,6 +232,10 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
     }
     c.cann_tolerance = cann;
   }
+}
+
+// A negative case's expected status (a number or a name) and its null pointers.
+void ParseExpect(const json& document, const std::string& path, CaseFile& c) {
   if (document.contains("expect") && document.at("expect").is_object()) {
     const json& expect = document.at("expect");
     c.expect.pass = false;
@@ -254,6 +261,26 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
       c.expect.null_tensors.push_back(tensor);
     }
   }
+}
+
+}  // namespace
+
+CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
+  const json document = ParseJsonText(text, path);
+  CaseSchema().Validate(document, path);
+  CaseFile c;
+  c.path = path;
+  c.name = document.at("name").get<std::string>();
+  c.description = document.value("description", "");
+  c.op = FindOperator(document.at("op").get<std::string>());
+  ParseAxes(document, path, c);
+  ParseInputs(document, path, c);
+  for (const auto& layout : document.value("layout", json::array({"contiguous"}))) {
+    c.layouts.push_back(*Layout::Parse(layout.get<std::string>()));
+  }
+  ParseTolerance(document, path, c);
+  ParseCannTolerance(document, path, c);
+  ParseExpect(document, path, c);
   for (const auto& product : document.value("products", json::array())) {
     c.products.push_back(*ParseProductName(product.get<std::string>()));
   }

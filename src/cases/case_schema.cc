@@ -28,21 +28,11 @@ std::string Alternation(const std::vector<std::string>& names) {
   return text;
 }
 
-json Definitions() {
-  json dtypes = json::array();
-  for (DType dtype : AllDTypes()) dtypes.push_back(std::string(DTypeName(dtype)));
-  json definitions;
-  definitions["shape"] = {{"type", "array"},
-                          {"maxItems", kMaxShapeRank},
-                          {"items", {{"type", "integer"}, {"minimum", 0}}}};
-  definitions["dtype"] = {{"enum", dtypes}};
-  definitions["layout"] = {
-      {"type", "string"},
-      {"pattern", "^(contiguous|transposed|offset:[1-9][0-9]*|strided:[1-9][0-9]*)$"}};
-  definitions["special"] = {{"type", {"string", "number"}}};
+// An input's distribution and specials (case-file "inputs" entries).
+json InputDefinition() {
   json dists = {"uniform", "normal", "grid", "exhaustive16", "rsqrt_uniform"};
   for (std::string_view name : StandardDistributionNames()) dists.push_back(std::string(name));
-  definitions["input"] = {
+  return {
       {"type", "object"},
       {"additionalProperties", false},
       {"required", {"dist"}},
@@ -72,6 +62,21 @@ json Definitions() {
           {"uniqueItems", true},
           {"items", {{"enum", {"low", "high"}}}}}},
         {"specials", {{"type", "array"}, {"items", {{"$ref", "#/definitions/special"}}}}}}}};
+}
+
+json Definitions() {
+  json dtypes = json::array();
+  for (DType dtype : AllDTypes()) dtypes.push_back(std::string(DTypeName(dtype)));
+  json definitions;
+  definitions["shape"] = {{"type", "array"},
+                          {"maxItems", kMaxShapeRank},
+                          {"items", {{"type", "integer"}, {"minimum", 0}}}};
+  definitions["dtype"] = {{"enum", dtypes}};
+  definitions["layout"] = {
+      {"type", "string"},
+      {"pattern", "^(contiguous|transposed|offset:[1-9][0-9]*|strided:[1-9][0-9]*)$"}};
+  definitions["special"] = {{"type", {"string", "number"}}};
+  definitions["input"] = InputDefinition();
   json status = {{"type", {"integer", "string"}}};
   definitions["expect"] = {
       {"if", {{"type", "string"}}},

@@ -111,6 +111,97 @@ std::optional<double> EpsParameter(const TestPoint& point) {
   return std::nullopt;
 }
 
+namespace {
+
+[[noreturn]] void FailPoint(const CaseFile& c, const std::string& id, const std::string& message) {
+  throw InputError(c.path, "/axes", "test point " + id + ": " + message);
+}
+
+// The override axes ("param.<name>", "<tensor>.<field>") and the null pointers of a negative case.
+void ApplyAxisOverrides(const CaseFile& c, const std::vector<size_t>& counter, TestPoint& point) {
+  const Operator& op = *c.op;
+  for (size_t a = 0; a < c.axes.size(); ++a) {
+    const auto& [name, values] = c.axes[a];
+    const size_t dot = name.find('.');
+    if (dot == std::string::npos) continue;
+    // The schema checks an override's shape loosely (a parameter may be null, a number or
+    // an array); a value of the wrong kind for this operator ends here as bad input.
+    try {
+      ApplyOverride(op, name.substr(0, dot), name.substr(dot + 1), values[counter[a]], point);
+    } catch (const std::exception& error) {
+      throw InputError(c.path, "/axes/" + name + "/" + std::to_string(counter[a]),
+                       "test point " + point.id + ": not a valid value for " + name + " (" +
+                           error.what() + ")");
+    }
+  }
+  for (const std::string& name : c.expect.null_tensors) {
+    if (name == "workspaceSize") {
+      point.null_workspace_size = true;
+    } else if (name == "executor") {
+      point.null_executor = true;
+    } else {
+      point.plan.tensors[*op.TensorIndex(name)].reset();
+    }
+  }
+}
+
+// The documented checks' verdict on the point, which must be what the case expects (a point the
+// product's matrix rejects is left to the matrix rule).
+void CheckExpectation(const CaseFile& c, Product product, TestPoint& point) {
+  const Operator& op = *c.op;
+  point.expected = op.Validate(DescriptorArgs(point), product);
+  const bool matrix = point.expected.rule.starts_with("matrix.");
+  if (!matrix) {
+    if (c.expect.pass && !point.expected.ok()) {
+      FailPoint(c, point.id, "the case expects success, but the documented checks reject it: " +
+                         point.expected.rule + " (" + point.expected.message + ")");
+    }
+    if (!c.expect.pass && point.expected.status != c.expect.status) {
+      FailPoint(c, point.id, "the case expects status " + DescribeStatus(c.expect.status) +
+                         ", but the documented checks give " +
+                         DescribeStatus(point.expected.status) +
+                         (point.expected.ok() ? "" : " (" + point.expected.rule + ")"));
+    }
+  }
+}
+
+// The point of the axes' values at `counter` in `layout`.
+TestPoint BuildPoint(const CaseFile& c, Product product, const Layout& layout,
+                     const std::vector<size_t>& counter) {
+  const Operator& op = *c.op;
+  TestPoint point;
+  point.case_file = &c;
+  point.layout = layout;
+  point.id = c.name;
+  json op_axes = json::object();
+  for (size_t a = 0; a < c.axes.size(); ++a) {
+    const auto& [name, values] = c.axes[a];
+    const json& value = values[counter[a]];
+    point.axis_values[name] = value;
+    point.id += "/" + name + "=" + ValueLabel(name, value);
+    if (name != "dtype" && name.find('.') == std::string::npos) op_axes[name] = value;
+  }
+  point.id += "/layout=" + layout.ToString();
+  point.dtype = *ParseDType(point.axis_values.at("dtype").get<std::string>());
+  std::string error;
+  std::optional<CallPlan> plan = op.def().plan(op_axes, point.dtype, &error);
+  if (!plan) FailPoint(c, point.id, "cannot be planned: " + error);
+  point.plan = std::move(*plan);
+  ApplyAxisOverrides(c, counter, point);
+  for (size_t t = 0; t < point.plan.tensors.size(); ++t) {
+    const std::optional<TensorPlan>& tensor = point.plan.tensors[t];
+    if (tensor && !StorageBytesBound(tensor->dtype, tensor->shape, layout)) {
+      FailPoint(c, point.id, "tensor " + std::string(op.tensors()[t].name) + " of shape " +
+                         FormatDims(tensor->shape) + " in layout " + layout.ToString() +
+                         " spans more bytes than a 64-bit size can count");
+    }
+  }
+  CheckExpectation(c, product, point);
+  return point;
+}
+
+}  // namespace
+
 std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
   std::vector<TestPoint> points;
   if (!c.RunsOn(product)) return points;
@@ -123,77 +214,10 @@ std::vector<TestPoint> ExpandCase(const CaseFile& c, Product product) {
                          " test points; a case may have at most " +
                          std::to_string(kMaxTestPointsPerCase) + " (split it)");
   }
-  const Operator& op = *c.op;
   std::vector<size_t> counter(c.axes.size(), 0);
-  const auto fail = [&](const std::string& id, const std::string& message) {
-    throw InputError(c.path, "/axes", "test point " + id + ": " + message);
-  };
   while (true) {
     for (const Layout& layout : c.layouts) {
-      TestPoint point;
-      point.case_file = &c;
-      point.layout = layout;
-      point.id = c.name;
-      json op_axes = json::object();
-      for (size_t a = 0; a < c.axes.size(); ++a) {
-        const auto& [name, values] = c.axes[a];
-        const json& value = values[counter[a]];
-        point.axis_values[name] = value;
-        point.id += "/" + name + "=" + ValueLabel(name, value);
-        if (name != "dtype" && name.find('.') == std::string::npos) op_axes[name] = value;
-      }
-      point.id += "/layout=" + layout.ToString();
-      point.dtype = *ParseDType(point.axis_values.at("dtype").get<std::string>());
-      std::string error;
-      std::optional<CallPlan> plan = op.def().plan(op_axes, point.dtype, &error);
-      if (!plan) fail(point.id, "cannot be planned: " + error);
-      point.plan = std::move(*plan);
-      for (size_t a = 0; a < c.axes.size(); ++a) {
-        const auto& [name, values] = c.axes[a];
-        const size_t dot = name.find('.');
-        if (dot == std::string::npos) continue;
-        // The schema checks an override's shape loosely (a parameter may be null, a number or
-        // an array); a value of the wrong kind for this operator ends here as bad input.
-        try {
-          ApplyOverride(op, name.substr(0, dot), name.substr(dot + 1), values[counter[a]], point);
-        } catch (const std::exception& error) {
-          throw InputError(c.path, "/axes/" + name + "/" + std::to_string(counter[a]),
-                           "test point " + point.id + ": not a valid value for " + name + " (" +
-                               error.what() + ")");
-        }
-      }
-      for (const std::string& name : c.expect.null_tensors) {
-        if (name == "workspaceSize") {
-          point.null_workspace_size = true;
-        } else if (name == "executor") {
-          point.null_executor = true;
-        } else {
-          point.plan.tensors[*op.TensorIndex(name)].reset();
-        }
-      }
-      for (size_t t = 0; t < point.plan.tensors.size(); ++t) {
-        const std::optional<TensorPlan>& tensor = point.plan.tensors[t];
-        if (tensor && !StorageBytesBound(tensor->dtype, tensor->shape, layout)) {
-          fail(point.id, "tensor " + std::string(op.tensors()[t].name) + " of shape " +
-                             FormatDims(tensor->shape) + " in layout " + layout.ToString() +
-                             " spans more bytes than a 64-bit size can count");
-        }
-      }
-      point.expected = op.Validate(DescriptorArgs(point), product);
-      const bool matrix = point.expected.rule.starts_with("matrix.");
-      if (!matrix) {
-        if (c.expect.pass && !point.expected.ok()) {
-          fail(point.id, "the case expects success, but the documented checks reject it: " +
-                             point.expected.rule + " (" + point.expected.message + ")");
-        }
-        if (!c.expect.pass && point.expected.status != c.expect.status) {
-          fail(point.id, "the case expects status " + DescribeStatus(c.expect.status) +
-                             ", but the documented checks give " +
-                             DescribeStatus(point.expected.status) +
-                             (point.expected.ok() ? "" : " (" + point.expected.rule + ")"));
-        }
-      }
-      points.push_back(std::move(point));
+      points.push_back(BuildPoint(c, product, layout, counter));
     }
     size_t a = c.axes.size();
     while (a > 0) {

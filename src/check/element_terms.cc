@@ -73,18 +73,74 @@ HWY_INLINE hn::Vec<DI> BucketLanes(hn::Vec<DI> steps) {
 constexpr int kFieldBits = 9;  // the shift below multiplies by 9
 constexpr size_t kPackedVectors = (size_t{1} << kFieldBits) - 1;
 
+// FloatBits::Ulp and InverseUlp of every lane: the exponent clamped to the dtype's, then
+// 2^(e - p + 1) and its inverse built as bits.
+template <DType kOut>
+HWY_INLINE void UlpLanes(V ref, V& ulp, V& per_ulp) {
+  using F = FloatBits<kOut>;
+  const D d;
+  const DU du;
+  const DI di;
+  const auto lowest = hn::Set(di, F::kMinExponent + 1023);
+  const auto highest = hn::Set(di, F::kMaxExponent + 1023);
+  auto biased =
+      hn::BitCast(di, hn::And(hn::ShiftRight<52>(hn::BitCast(du, ref)), hn::Set(du, 0x7FF)));
+  biased = hn::IfThenElse(hn::Lt(biased, lowest), lowest, biased);
+  biased = hn::IfThenElse(hn::Gt(biased, highest), highest, biased);
+  ulp = hn::BitCast(d, hn::ShiftLeft<52>(hn::Sub(biased, hn::Set(di, F::kPrecision - 1))));
+  per_ulp = hn::BitCast(d, hn::ShiftLeft<52>(hn::Sub(hn::Set(di, 2045 + F::kPrecision), biased)));
+}
+
+// Adds the packed histogram's fields to the totals.
+HWY_INLINE void UnpackHistogram(hn::Vec<DU> histogram, CommonTotals& totals) {
+  const DU du;
+  const DI di;
+  for (size_t b = 0; b < totals.ulp_histogram.size(); ++b) {
+    const auto field = hn::And(hn::ShiftRightSame(histogram, static_cast<int>(b) * kFieldBits),
+                               hn::Set(du, kPackedVectors));
+    totals.ulp_histogram[b] += LaneSum(hn::BitCast(di, field));
+  }
+}
+
+// The worst: the first common element of the largest rank. With every error finite that is the
+// largest error, found by a scan that usually stops early; an infinite one ranks as 0.
+HWY_INLINE void FindWorst(const ElementTerms& out, size_t count, CommonTotals& totals) {
+  const D d;
+  const size_t lanes = hn::Lanes(d);
+  const auto zero = hn::Zero(d);
+  if (std::isfinite(totals.max_ulp)) {
+    const auto largest = hn::Set(d, totals.max_ulp);
+    for (size_t i = 0; i < count; i += lanes) {
+      const auto found = hn::And(hn::Eq(hn::LoadU(d, out.ulp_error + i), largest),
+                                 hn::Ne(hn::LoadU(d, out.common + i), zero));
+      const intptr_t lane = hn::FindFirstTrue(d, found);
+      if (lane >= 0) {
+        totals.worst = static_cast<int64_t>(i) + lane;
+        totals.worst_ulp = totals.max_ulp;
+        return;
+      }
+    }
+  }
+  double best = -1;
+  for (size_t i = 0; i < count; ++i) {
+    const double rank = std::isfinite(out.ulp_error[i]) ? out.ulp_error[i] : 0;
+    if (out.common[i] != 0 && rank > best) {
+      best = rank;
+      totals.worst = static_cast<int64_t>(i);
+      totals.worst_ulp = out.ulp_error[i];
+    }
+  }
+}
+
 template <DType kOut>
 void Terms(const double* device, const double* reference, const double* mag,
            const int64_t* rule_kinds, size_t count, double ulp_tolerance, double mag_tolerance,
            const ElementTerms& out, CommonTotals& totals) {
-  using F = FloatBits<kOut>;
   constexpr bool kSixteenBit = kOut != DType::kFloat32;
   const D d;
   const DU du;
   const DI di;
   const size_t lanes = hn::Lanes(d);
-  const auto lowest = hn::Set(di, F::kMinExponent + 1023);
-  const auto highest = hn::Set(di, F::kMaxExponent + 1023);
   const auto ulp_factor = hn::Set(d, ulp_tolerance);
   const auto mag_factor = hn::Set(d, mag_tolerance);
   const auto zero = hn::Zero(d);
@@ -99,16 +155,8 @@ void Terms(const double* device, const double* reference, const double* mag,
       const V dev = hn::LoadU(d, device + i);
       const V ref = hn::LoadU(d, reference + i);
       const V rounded = RoundLanes<kOut>(d, ref);
-      // FloatBits::Ulp and InverseUlp: the exponent clamped to the dtype's, then 2^(e - p + 1)
-      // and its inverse built as bits.
-      auto biased =
-          hn::BitCast(di, hn::And(hn::ShiftRight<52>(hn::BitCast(du, ref)), hn::Set(du, 0x7FF)));
-      biased = hn::IfThenElse(hn::Lt(biased, lowest), lowest, biased);
-      biased = hn::IfThenElse(hn::Gt(biased, highest), highest, biased);
-      const V ulp =
-          hn::BitCast(d, hn::ShiftLeft<52>(hn::Sub(biased, hn::Set(di, F::kPrecision - 1))));
-      const V per_ulp =
-          hn::BitCast(d, hn::ShiftLeft<52>(hn::Sub(hn::Set(di, 2045 + F::kPrecision), biased)));
+      V ulp, per_ulp;
+      UlpLanes<kOut>(ref, ulp, per_ulp);
       const V error = hn::Sub(dev, ref);
       const V abs_error = hn::Abs(error);
       const V bound = hn::Add(hn::Mul(ulp_factor, ulp), hn::Mul(mag_factor, hn::LoadU(d, mag + i)));
@@ -151,11 +199,7 @@ void Terms(const double* device, const double* reference, const double* mag,
       max_ulp = hn::Max(max_ulp, ulp_error);
       max_relative = hn::Max(max_relative, relative);
     }
-    for (size_t b = 0; b < totals.ulp_histogram.size(); ++b) {
-      const auto field = hn::And(hn::ShiftRightSame(histogram, static_cast<int>(b) * kFieldBits),
-                                 hn::Set(du, kPackedVectors));
-      totals.ulp_histogram[b] += LaneSum(hn::BitCast(di, field));
-    }
+    UnpackHistogram(histogram, totals);
   }
   totals.elements = LaneSum(elements);
   totals.nonzero_reference = LaneSum(nonzero);
@@ -163,31 +207,7 @@ void Terms(const double* device, const double* reference, const double* mag,
   totals.bias_elements = LaneSum(biased_elements);
   totals.max_ulp = LaneMax(max_ulp);
   totals.max_relative = LaneMax(max_relative);
-  if (totals.elements == 0) return;
-  // The worst: the first common element of the largest rank. With every error finite that is the
-  // largest error, found by a scan that usually stops early; an infinite one ranks as 0.
-  if (std::isfinite(totals.max_ulp)) {
-    const auto largest = hn::Set(d, totals.max_ulp);
-    for (size_t i = 0; i < count; i += lanes) {
-      const auto found = hn::And(hn::Eq(hn::LoadU(d, out.ulp_error + i), largest),
-                                 hn::Ne(hn::LoadU(d, out.common + i), zero));
-      const intptr_t lane = hn::FindFirstTrue(d, found);
-      if (lane >= 0) {
-        totals.worst = static_cast<int64_t>(i) + lane;
-        totals.worst_ulp = totals.max_ulp;
-        return;
-      }
-    }
-  }
-  double best = -1;
-  for (size_t i = 0; i < count; ++i) {
-    const double rank = std::isfinite(out.ulp_error[i]) ? out.ulp_error[i] : 0;
-    if (out.common[i] != 0 && rank > best) {
-      best = rank;
-      totals.worst = static_cast<int64_t>(i);
-      totals.worst_ulp = out.ulp_error[i];
-    }
-  }
+  if (totals.elements > 0) FindWorst(out, count, totals);
 }
 
 size_t ElementTermsOf(DType out, const double* device, const double* reference, const double* mag,

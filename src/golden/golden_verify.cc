@@ -87,6 +87,45 @@ std::map<std::string, RuleFollowing> WhichWasFollowed(const GoldenPoint& stored,
   return following;
 }
 
+namespace {
+
+// Where the oracle (PyTorch) and a documented rule differ, which of the two the provider followed.
+void PrintFollowing(const std::map<std::string, RuleFollowing>& following) {
+  for (const auto& [rule, tally] : following) {
+    std::cout << "where the oracle (PyTorch) and rule " << rule << " differ: the provider followed the rule in "
+              << tally.followed_rule << " elements, PyTorch in " << tally.followed_oracle << ", neither in "
+              << tally.followed_neither << "\n";
+  }
+}
+
+// The reports of the verified points; false (with the error on stderr) when they cannot be written.
+bool WriteVerifyReports(const GoldenVerifyOptions& options, const LoadedProvider& loaded,
+                        const Profiles& profiles, const nlohmann::json& test_points,
+                        const std::vector<std::string>& operators) {
+  const nlohmann::json metadata = {
+      {"provider", ProviderProvenance(options.provider)},
+      {"soc", loaded.soc},
+      {"product", std::string(ProductName(loaded.product))},
+      {"host", "localhost"},
+      {"git_revision", GitRevision()},
+      {"started", UtcTimestamp()},
+      {"duration_seconds", 0},
+      {"command", "golden verify"},
+      {"shard", "1/1"},
+      {"overrides", OverridesJson(profiles)},
+  };
+  const nlohmann::json report = BuildReport(metadata, test_points, operators);
+  try {
+    WriteReports(report, options.report_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 int VerifyGolden(const GoldenVerifyOptions& options) {
   std::vector<GoldenFile> files;
   LoadedProvider loaded;
@@ -149,30 +188,8 @@ int VerifyGolden(const GoldenVerifyOptions& options) {
       test_points.push_back(TestPointJson(result));
     }
   }
-  for (const auto& [rule, tally] : following) {
-    std::cout << "where the oracle (PyTorch) and rule " << rule << " differ: the provider followed the rule in "
-              << tally.followed_rule << " elements, PyTorch in " << tally.followed_oracle << ", neither in "
-              << tally.followed_neither << "\n";
-  }
-  const nlohmann::json metadata = {
-      {"provider", ProviderProvenance(options.provider)},
-      {"soc", loaded.soc},
-      {"product", std::string(ProductName(loaded.product))},
-      {"host", "localhost"},
-      {"git_revision", GitRevision()},
-      {"started", UtcTimestamp()},
-      {"duration_seconds", 0},
-      {"command", "golden verify"},
-      {"shard", "1/1"},
-      {"overrides", OverridesJson(profiles)},
-  };
-  const nlohmann::json report = BuildReport(metadata, test_points, operators);
-  try {
-    WriteReports(report, options.report_dir);
-  } catch (const std::exception& error) {
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
-  }
+  PrintFollowing(following);
+  if (!WriteVerifyReports(options, loaded, profiles, test_points, operators)) return 2;
   std::cout << test_points.size() << " golden test points: " << test_points.size() - failed - not_provided
             << " passed, " << failed << " failed, " << not_provided << " not provided, " << skipped
             << " not on " << ProductName(loaded.product)

@@ -90,6 +90,55 @@ std::string AccuracyStandard(const json& acc, const std::string& path, const std
   return "single_bm";
 }
 
+// One "tensor" entry of a case's inputs.
+SourceTensor ReadTensor(const json& input, const std::string& name, const std::string& column,
+                        const std::string& path, const std::string& at) {
+  SourceTensor tensor;
+  tensor.name = name;
+  tensor.column = column;
+  const json& dtype = Member(input, "dtype", path, at, "fp16, bf16 or fp32");
+  if (!dtype.is_string()) throw InputError(path, at + "/dtype", "a string such as \"fp16\"");
+  const auto canonical = CanonicalDType(dtype.get<std::string>());
+  if (!canonical) throw NotExpressible(column + " dtype", "dtype " + dtype.dump() + " is not one aclnn-check knows");
+  tensor.dtype = *canonical;
+  const json& shape = Member(input, "shape", path, at, "a list of dims");
+  if (!shape.is_array()) throw InputError(path, at + "/shape", "a list of non-negative dims");
+  for (const json& dim : shape) {
+    const std::optional<int64_t> size = ExactInt64(dim);
+    if (!size || *size < 0) {
+      throw InputError(path, at + "/shape", "a list of non-negative integer dims");
+    }
+    tensor.shape.push_back(*size);
+  }
+  tensor.range = RangeOf(input.value("range_values", json()), path, at + "/range_values");
+  return tensor;
+}
+
+// The case's inputs, nested lists flattened: each entry with its JSON pointer and the index in
+// `listed` it came from. Some lists group attributes in nested lists: [{"name": "eps", "type":
+// "attrs", ...}] holds one attribute; a group of entries that share one name is a list attribute
+// with one entry per element (aclnnLayerNormBackward's normalizedShape and outputMask).
+struct ListedInputs {
+  std::vector<std::pair<const json*, std::string>> inputs;
+  std::vector<size_t> groups;
+};
+ListedInputs FlattenInputs(const json& listed, const std::string& pointer) {
+  ListedInputs flat;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const std::string at = pointer + "/inputs/" + std::to_string(i);
+    if (!listed[i].is_array()) {
+      flat.inputs.emplace_back(&listed[i], at);
+      flat.groups.push_back(i);
+      continue;
+    }
+    for (size_t j = 0; j < listed[i].size(); ++j) {
+      flat.inputs.emplace_back(&listed[i][j], at + "/" + std::to_string(j));
+      flat.groups.push_back(i);
+    }
+  }
+  return flat;
+}
+
 SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
   const std::string pointer = "/" + std::to_string(index);
   SourceCase c;
@@ -110,23 +159,7 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
 
   const json& listed = Member(entry, "inputs", path, pointer, "a list of tensors and attributes");
   if (!listed.is_array()) throw InputError(path, pointer + "/inputs", "a list of tensors and attributes");
-  // Some lists group attributes in nested lists: [{"name": "eps", "type": "attrs", ...}] holds one
-  // attribute; a group of entries that share one name is a list attribute with one entry per
-  // element (aclnnLayerNormBackward's normalizedShape and outputMask).
-  std::vector<std::pair<const json*, std::string>> inputs;
-  std::vector<size_t> groups;  // the index in `listed` each entry came from
-  for (size_t i = 0; i < listed.size(); ++i) {
-    const std::string at = pointer + "/inputs/" + std::to_string(i);
-    if (!listed[i].is_array()) {
-      inputs.emplace_back(&listed[i], at);
-      groups.push_back(i);
-      continue;
-    }
-    for (size_t j = 0; j < listed[i].size(); ++j) {
-      inputs.emplace_back(&listed[i][j], at + "/" + std::to_string(j));
-      groups.push_back(i);
-    }
-  }
+  const auto [inputs, groups] = FlattenInputs(listed, pointer);
   std::optional<size_t> list_attribute_group;  // the group c.attributes.back() came from
   for (size_t i = 0; i < inputs.size(); ++i) {
     const json& input = *inputs[i].first;
@@ -144,24 +177,7 @@ SourceCase ReadCase(const json& entry, size_t index, const std::string& path) {
       throw NotExpressible(column + " align_32B", "align_32B " + align.dump() + " is not expressible");
     }
     if (type == "tensor") {
-      SourceTensor tensor;
-      tensor.name = name.get<std::string>();
-      tensor.column = column;
-      const json& dtype = Member(input, "dtype", path, at, "fp16, bf16 or fp32");
-      if (!dtype.is_string()) throw InputError(path, at + "/dtype", "a string such as \"fp16\"");
-      const auto canonical = CanonicalDType(dtype.get<std::string>());
-      if (!canonical) throw NotExpressible(column + " dtype", "dtype " + dtype.dump() + " is not one aclnn-check knows");
-      tensor.dtype = *canonical;
-      const json& shape = Member(input, "shape", path, at, "a list of dims");
-      if (!shape.is_array()) throw InputError(path, at + "/shape", "a list of non-negative dims");
-      for (const json& dim : shape) {
-        const std::optional<int64_t> size = ExactInt64(dim);
-        if (!size || *size < 0) {
-          throw InputError(path, at + "/shape", "a list of non-negative integer dims");
-        }
-        tensor.shape.push_back(*size);
-      }
-      tensor.range = RangeOf(input.value("range_values", json()), path, at + "/range_values");
+      SourceTensor tensor = ReadTensor(input, name.get<std::string>(), column, path, at);
       c.inputs.push_back(std::move(tensor));
     } else if (type == "attr" || type == "attrs") {
       SourceAttribute attribute = ReadAttribute(input, name.get<std::string>(), column, path, at);

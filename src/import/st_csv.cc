@@ -136,16 +136,8 @@ std::vector<SourceTensor> Tensors(const RowReader& row, const std::string& shape
   return tensors;
 }
 
-SourceCase ReadRow(const RowReader& row, const std::string& path) {
-  SourceCase c;
-  c.file = path;
-  c.location = "line " + std::to_string(row.line());
-  c.format = "ST CSV";
-  c.name = row.Text("testcase_name");
-  if (c.name.empty()) c.name = std::filesystem::path(path).stem().string() + "_line" + std::to_string(row.line());
-  c.op = row.Text("op_name");
-  if (c.op.empty()) row.Bad("op_name", "the kernel's name, e.g. swi_glu_grad");
-
+// Columns whose content aclnn-check cannot express end the row as skipped (NotExpressible).
+void RefuseInexpressibleColumns(const RowReader& row) {
   if (row.Has("is_enabled")) {
     std::string enabled = row.Text("is_enabled");
     for (char& ch : enabled) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
@@ -166,6 +158,48 @@ SourceCase ReadRow(const RowReader& row, const std::string& path) {
   for (const char* column : {"input_formats", "output_formats", "input_ori_formats", "output_ori_formats"}) {
     CheckFormats(row, column);
   }
+}
+
+// The ttk_close tolerance: absolute_precision and one (rtol, ptol) pair per output, or the
+// defaults of the output's dtype.
+void ReadTolerance(const RowReader& row, const std::string& path, SourceCase& c) {
+  c.tolerance.standard = "ttk_close";
+  c.tolerance.source = std::filesystem::path(path).filename().string() + " " + c.location;
+  c.tolerance_column = "precision_tolerances";
+  double atol = 1e-8;
+  bool atol_given = false;
+  if (row.Has("absolute_precision")) {
+    const json value = row.Literal("absolute_precision", "a number, e.g. 1e-08");
+    if (!value.is_number() || value.get<double>() < 0) row.Bad("absolute_precision", "a non-negative number, e.g. 1e-08");
+    atol = value.get<double>();
+    atol_given = true;
+  }
+  if (row.Has("precision_tolerances")) {
+    const char* expected = "(rtol, ptol) pairs, one per output, e.g. ((0.0001, 0.0001),)";
+    for (const auto& [rtol, ptol] : row.Pairs("precision_tolerances", expected)) {
+      if (rtol < 0 || ptol < 0 || ptol > 1) row.Bad("precision_tolerances", "rtol >= 0 and 0 <= ptol <= 1");
+      c.close_by_position.push_back({rtol, atol, ptol});
+    }
+  } else {
+    for (const SourceTensor& output : c.outputs) {
+      CannCloseTolerance close = DefaultClose(output.dtype);
+      if (atol_given) close.atol = atol;
+      c.close_by_position.push_back(close);
+    }
+  }
+}
+
+SourceCase ReadRow(const RowReader& row, const std::string& path) {
+  SourceCase c;
+  c.file = path;
+  c.location = "line " + std::to_string(row.line());
+  c.format = "ST CSV";
+  c.name = row.Text("testcase_name");
+  if (c.name.empty()) c.name = std::filesystem::path(path).stem().string() + "_line" + std::to_string(row.line());
+  c.op = row.Text("op_name");
+  if (c.op.empty()) row.Bad("op_name", "the kernel's name, e.g. swi_glu_grad");
+
+  RefuseInexpressibleColumns(row);
 
   const std::string shapes_column = row.Has("input_shapes") ? "input_shapes" : "input_ori_shapes";
   c.inputs = Tensors(row, shapes_column, "input_dtypes");
@@ -204,30 +238,7 @@ SourceCase ReadRow(const RowReader& row, const std::string& path) {
     }
   }
 
-  c.tolerance.standard = "ttk_close";
-  c.tolerance.source = std::filesystem::path(path).filename().string() + " " + c.location;
-  c.tolerance_column = "precision_tolerances";
-  double atol = 1e-8;
-  bool atol_given = false;
-  if (row.Has("absolute_precision")) {
-    const json value = row.Literal("absolute_precision", "a number, e.g. 1e-08");
-    if (!value.is_number() || value.get<double>() < 0) row.Bad("absolute_precision", "a non-negative number, e.g. 1e-08");
-    atol = value.get<double>();
-    atol_given = true;
-  }
-  if (row.Has("precision_tolerances")) {
-    const char* expected = "(rtol, ptol) pairs, one per output, e.g. ((0.0001, 0.0001),)";
-    for (const auto& [rtol, ptol] : row.Pairs("precision_tolerances", expected)) {
-      if (rtol < 0 || ptol < 0 || ptol > 1) row.Bad("precision_tolerances", "rtol >= 0 and 0 <= ptol <= 1");
-      c.close_by_position.push_back({rtol, atol, ptol});
-    }
-  } else {
-    for (const SourceTensor& output : c.outputs) {
-      CannCloseTolerance close = DefaultClose(output.dtype);
-      if (atol_given) close.atol = atol;
-      c.close_by_position.push_back(close);
-    }
-  }
+  ReadTolerance(row, path, c);
   return c;
 }
 
