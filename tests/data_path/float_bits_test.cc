@@ -5,6 +5,7 @@
 // (RoundTo, EncodeElement and DecodeElement take FloatBits' forms), so those are compared too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,9 +16,21 @@
 namespace aclnn_check {
 namespace {
 
+// Round to nearest even from first principles: the value's quantum at its exponent (the smallest
+// normal's below it), the nearest multiple of it with ties to even (std::nearbyint in the default
+// rounding mode), and infinity from 2^(max_exponent + 1) on. Written without FloatBits or RoundTo,
+// so that it can disagree with them.
+double RoundToNearestEven(double value, int precision, int min_exponent, int max_exponent) {
+  if (!std::isfinite(value) || value == 0) return value;
+  const int exponent = std::max(std::ilogb(value), min_exponent);
+  const double quantum = std::ldexp(1.0, exponent - precision + 1);
+  const double rounded = std::nearbyint(value / quantum) * quantum;
+  if (std::fabs(rounded) >= std::ldexp(1.0, max_exponent + 1)) return std::copysign(INFINITY, value);
+  return rounded;
+}
+
 // The definitions a dtype's rounding is checked against, none of them RoundTo itself: for a 16-bit
-// dtype the bit-level encoders of dtype.h; for float32 the CPU's own conversion (IEEE 754's
-// round to nearest even, overflow to infinity); float64 values are their own rounding.
+// dtype the bit-level encoders of dtype.h; for float32 and float64 RoundToNearestEven.
 template <DType kDType>
 uint16_t DefinitionEncode(double value) {
   return kDType == DType::kFloat16 ? EncodeHalf(value) : EncodeBFloat16(value);
@@ -31,9 +44,9 @@ double DefinitionRound(double value) {
   if constexpr (kDType == DType::kFloat16 || kDType == DType::kBFloat16) {
     return DefinitionDecode<kDType>(DefinitionEncode<kDType>(value));
   } else if constexpr (kDType == DType::kFloat32) {
-    return static_cast<double>(static_cast<float>(value));
+    return RoundToNearestEven(value, 24, -126, 127);
   } else {
-    return value;
+    return RoundToNearestEven(value, 53, -1022, 1023);
   }
 }
 
