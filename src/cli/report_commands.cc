@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/release_gate_options.h"
 #include "report/html_report.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
+#include "report/trend_page.h"
 #include "results/atomic_file.h"
 
 namespace aclnn_check {
@@ -67,6 +67,34 @@ void AddHtmlCommand(CLI::App* report, int* exit_code) {
                             : std::filesystem::path(a->output);
       WriteFileAtomically(output, HtmlReport(LoadReport(a->input)));
       std::cout << "wrote " << output.string() << "\n";
+    } catch (const std::exception& error) {
+      std::cerr << "aclnn-check: " << error.what() << "\n";
+      *exit_code = 2;
+    }
+  });
+}
+
+// `report trends [--bench-history F] [--run-history F] -o DIR`.
+void AddTrendsCommand(CLI::App* report, int* exit_code) {
+  struct TrendArguments {
+    TrendPageInputs inputs;
+    std::string output = "reports/trends";
+  };
+  auto arguments = std::make_shared<TrendArguments>();
+  auto* trends = report->add_subcommand(
+      "trends", "Write trends.html: benchmark and conformance history over runs");
+  trends->add_option("--bench-history", arguments->inputs.bench_history,
+                     "Benchmark history (JSON lines of `bench --history`)")
+      ->capture_default_str();
+  trends->add_option("--run-history", arguments->inputs.run_history,
+                     "Conformance history (JSON lines of `run --run-history`)")
+      ->capture_default_str();
+  trends->add_option("-o,--output", arguments->output, "Output folder")->capture_default_str();
+  trends->callback([arguments, exit_code] {
+    try {
+      const std::string written = WriteTrendPage(arguments->inputs, arguments->output);
+      std::cout << "wrote " << written << "\n";
+      *exit_code = 0;
     } catch (const std::exception& error) {
       std::cerr << "aclnn-check: " << error.what() << "\n";
       *exit_code = 2;

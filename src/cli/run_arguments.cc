@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "cli/precision_options.h"
-#include "cli/release_gate_options.h"
 #include "cli/run_command.h"
 
 namespace aclnn_check {
@@ -36,6 +35,35 @@ std::pair<int, int> ShardFromEnvironment(int total_for_indexed_job) {
   return {1, 1};
 }
 
+// --repeat, --save-failures, --save-failures-max-mb and --run-history: what a release gate asks of
+// a run beyond its verdict.
+struct ReleaseGateFlags {
+  double save_failures_max_mb = 1024;
+};
+
+void AddReleaseGateOptions(CLI::App* run, RunOptions* options, ReleaseGateFlags* flags) {
+  run->add_option("--repeat", options->repeat,
+                  "Call each test point N times (new executor, same inputs); outputs must be "
+                  "bit-identical (rule harness.deterministic; docs/contract/numerics.md asks 50 for L0/L1, 1000 for L2)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  run->add_option("--save-failures", options->save_failures,
+                  "Folder for each failing point's inputs, outputs, reference and errors (.npy) and "
+                  "manifest.json (docs/failure-data.md)");
+  run->add_option("--save-failures-max-mb", flags->save_failures_max_mb,
+                  "MiB the saved failure data may take in all; points beyond get only a manifest")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--run-history", options->run_history,
+                  "JSON lines file a summary of the run is appended to, for `report trends` ('' for none; "
+                  "a shard appends nothing, `report merge` appends the merged run)")
+      ->capture_default_str();
+}
+
+void FinishReleaseGateOptions(const ReleaseGateFlags& flags, RunOptions* options) {
+  options->save_failures_max_bytes = static_cast<uint64_t>(flags.save_failures_max_mb * (1 << 20));
+}
+
 // What the run command's options fill before they become RunOptions.
 struct RunArguments {
   RunOptions run;
@@ -43,7 +71,7 @@ struct RunArguments {
   int shard_total = 0;
   bool no_isolate = false;
   double max_memory_gib = 0;
-  ReleaseGateRunFlags release_gate_flags;
+  ReleaseGateFlags release_gate_flags;
   PrecisionFlags precision_flags;
 };
 
@@ -66,7 +94,7 @@ void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
   run_cmd->add_option("--max-memory", a.max_memory_gib,
                       "GiB a test point may use; larger ones are refused (default: half the machine)");
   run.run_history = "reports/history.jsonl";
-  AddReleaseGateRunOptions(run_cmd, &run, &a.release_gate_flags);
+  AddReleaseGateOptions(run_cmd, &run, &a.release_gate_flags);
   AddPrecisionRunOptions(run_cmd, &run, &a.precision_flags);
 }
 
@@ -84,7 +112,7 @@ int RunWithArguments(RunArguments& a, const std::string& command_line) {
   run.isolate = !a.no_isolate;
   run.max_memory_bytes = static_cast<uint64_t>(a.max_memory_gib * (1ull << 30));
   run.command_line = command_line;
-  FinishRunOptions(a.release_gate_flags, &run);
+  FinishReleaseGateOptions(a.release_gate_flags, &run);
   if (!FinishPrecisionOptions(a.precision_flags, &run)) return 2;
   return Run(run);
 }
