@@ -4,6 +4,7 @@
 
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 #include "support/call_builder.h"
+#include "support/validation.h"
 
 namespace aclnn_check::hardswish_backward_v2 {
 namespace {
@@ -18,13 +19,6 @@ CallBuilder Valid(DType dtype = DType::kFloat32, Dims shape = {2, 3}) {
   return call;
 }
 
-void ExpectRejected(CallBuilder& call, aclnnStatus status, const std::string& rule,
-                    Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
-  EXPECT_EQ(outcome.status, status) << outcome.message;
-  EXPECT_EQ(outcome.rule, rule) << outcome.message;
-  EXPECT_FALSE(outcome.message.empty());
-}
 
 TEST(HardswishBackwardV2Validate, AcceptsEveryDTypeOfTheProductRankZeroToEightAndEmpty) {
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {

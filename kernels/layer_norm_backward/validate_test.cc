@@ -6,6 +6,7 @@
 
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/call_builder.h"
+#include "support/validation.h"
 
 namespace aclnn_check::layer_norm_backward {
 namespace {
@@ -40,13 +41,6 @@ void ExpectAccepted(CallBuilder& call, Product product = Product::kA2) {
   EXPECT_TRUE(outcome.ok()) << outcome.rule << ": " << outcome.message;
 }
 
-void ExpectRejected(CallBuilder& call, aclnnStatus status, const std::string& rule,
-                    Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
-  EXPECT_EQ(outcome.status, status) << outcome.message;
-  EXPECT_EQ(outcome.rule, rule) << outcome.message;
-  EXPECT_FALSE(outcome.message.empty());
-}
 
 TEST(LayerNormBackwardValidate, AcceptsEveryDTypeCombinationOfTheSeed) {
   for (DType dtype : {kF32, kF16, kBF16}) {

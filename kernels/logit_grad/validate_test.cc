@@ -8,6 +8,7 @@
 
 #include "logit_grad/logit_grad.h"
 #include "support/call_builder.h"
+#include "support/validation.h"
 
 namespace aclnn_check::logit_grad {
 namespace {
@@ -23,13 +24,6 @@ CallBuilder Valid(DType dtype = DType::kFloat32, Dims shape = {2, 3}) {
   return call;
 }
 
-void ExpectRejected(CallBuilder& call, aclnnStatus status, const std::string& rule,
-                    Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
-  EXPECT_EQ(outcome.status, status) << outcome.message;
-  EXPECT_EQ(outcome.rule, rule) << outcome.message;
-  EXPECT_FALSE(outcome.message.empty());
-}
 
 TEST(LogitGradValidate, AcceptsEveryDTypeOfA2AndA3RankZeroToEightAndEmpty) {
   for (Product product : {Product::kA2, Product::kA3}) {

@@ -7,6 +7,7 @@
 
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
+#include "support/validation.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {
@@ -55,13 +56,6 @@ void ExpectAccepted(CallBuilder& call, const std::string& what) {
   EXPECT_TRUE(outcome.ok()) << what << ": " << outcome.rule << ": " << outcome.message;
 }
 
-void ExpectRejected(CallBuilder& call, aclnnStatus status, const std::string& rule,
-                    const std::string& what = "", Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
-  EXPECT_EQ(outcome.status, status) << what << ": " << outcome.message;
-  EXPECT_EQ(outcome.rule, rule) << what << ": " << outcome.message;
-  EXPECT_FALSE(outcome.message.empty()) << what;
-}
 
 void ExpectInvalid(const Numbers& s, const std::string& rule, const std::string& what) {
   CallBuilder call = Build(s);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/call_builder.h"
+#include "support/validation.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {
@@ -27,13 +28,6 @@ CallBuilder Valid(DType dtype = DType::kFloat32, Dims x_shape = {2, 64}, int64_t
   return call;
 }
 
-void ExpectRejected(CallBuilder& call, aclnnStatus status, const std::string& rule,
-                    Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
-  EXPECT_EQ(outcome.status, status) << outcome.message;
-  EXPECT_EQ(outcome.rule, rule) << outcome.message;
-  EXPECT_FALSE(outcome.message.empty());
-}
 
 TEST(SwiGluGradValidate, AcceptsEveryDTypeRankOneToEightAndEveryDim) {
   for (Product product : {Product::kA2, Product::kA3}) {

@@ -14,6 +14,7 @@ namespace aclnn_check::testing {
 class CallBuilder {
  public:
   explicit CallBuilder(const Operator& op) : op_(op) {}
+  const Operator& op() const { return op_; }
 
   CallBuilder& Tensor(std::string_view slot, HostTensor tensor) {
     tensors_.insert_or_assign(std::string(slot), std::move(tensor));
