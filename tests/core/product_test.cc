@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "core/product.h"
+
+#include <gtest/gtest.h>
 
 namespace aclnn_check {
 namespace {

@@ -110,7 +110,7 @@ void LogitGrad(const OpArgs& args) {
   WriteFromFloat(*args.tensor(2), out);
 }
 
-int64_t Product(const Dims& dims, size_t begin, size_t end) {
+int64_t DimProduct(const Dims& dims, size_t begin, size_t end) {
   int64_t n = 1;
   for (size_t i = begin; i < end; ++i) n *= dims[i];
   return n;
@@ -124,10 +124,12 @@ void LayerNormFirstAxisRows(const OpArgs& args) {
   const int64_t rows = input.shape[0];
   const int64_t cols = rows == 0 ? 0 : input.numel() / rows;
   const int64_t n = static_cast<int64_t>(args.param<std::vector<int64_t>>(0)->size());
-  const int64_t norm = Product(input.shape, input.shape.size() - n, input.shape.size());
+  const int64_t norm = DimProduct(input.shape, input.shape.size() - n, input.shape.size());
   const std::vector<double> dy = ReadAsDouble(*args.tensor(0)), x = ReadAsDouble(input);
-  const std::vector<double> mean = ReadAsDouble(*args.tensor(2)), rstd = ReadAsDouble(*args.tensor(3));
-  const std::vector<double> w = args.tensor(4) ? ReadAsDouble(*args.tensor(4)) : std::vector<double>(norm, 1.0);
+  const std::vector<double> mean = ReadAsDouble(*args.tensor(2)),
+                            rstd = ReadAsDouble(*args.tensor(3));
+  const std::vector<double> w =
+      args.tensor(4) ? ReadAsDouble(*args.tensor(4)) : std::vector<double>(norm, 1.0);
   std::vector<double> dx(x.size()), dw(norm, 0.0), db(norm, 0.0);
   for (int64_t r = 0; r < rows; ++r) {
     double sum_g = 0, sum_gx = 0;
@@ -160,13 +162,14 @@ void SwiGluSigmoidExpForm(const Operator& op, const OpArgs& args, void* workspac
   const int64_t rank = x.rank();
   const int64_t* dim_param = args.param<int64_t>(0);
   const int64_t dim = dim_param ? (*dim_param < 0 ? *dim_param + rank : *dim_param) : rank - 1;
-  const int64_t inner = Product(x.shape, dim + 1, x.shape.size());
+  const int64_t inner = DimProduct(x.shape, dim + 1, x.shape.size());
   const int64_t half = x.shape[dim] / 2;
   const std::vector<float> a = ReadAsFloat(x);
   std::vector<double> out = ReadAsDouble(*args.tensor(2));
   for (size_t i = 0; i < out.size(); ++i) {
     const int64_t along = static_cast<int64_t>(i) / inner % x.shape[dim];
-    if (along < half && std::isinf(std::exp(-a[i]))) out[i] = std::numeric_limits<double>::quiet_NaN();
+    if (along < half && std::isinf(std::exp(-a[i])))
+      out[i] = std::numeric_limits<double>::quiet_NaN();
   }
   WriteFromDouble(*args.tensor(2), out);
 }
@@ -178,9 +181,9 @@ void Run(const Operator& op, const OpArgs& args, void* workspace) {
   } else if (name == "HardswishBackwardV2" && (kFault == Fault::kHardswishV2ClosedInterval ||
                                                kFault == Fault::kHardswishV2TruncatedThird)) {
     Hardswish(args, HardswishV2Factor);
-  } else if (name == "LogitGrad" && (kFault == Fault::kLogitFused16OpenInterval ||
-                                     kFault == Fault::kLogitFused16Tail ||
-                                     kFault == Fault::kLogitFp16FlushSubnormal)) {
+  } else if (name == "LogitGrad" &&
+             (kFault == Fault::kLogitFused16OpenInterval || kFault == Fault::kLogitFused16Tail ||
+              kFault == Fault::kLogitFp16FlushSubnormal)) {
     LogitGrad(args);
   } else if (name == "LayerNormBackward" && kFault == Fault::kLayerNormFirstAxisRows &&
              args.tensor(1)->rank() >= 3 && args.tensor(2)->numel() >= args.tensor(1)->shape[0]) {

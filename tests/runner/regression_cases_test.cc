@@ -4,10 +4,9 @@
 // every regression and tiling case must pass.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "cli/run_command.h"
 #include "device_access/loader.h"
@@ -18,9 +17,9 @@ namespace aclnn_check {
 namespace {
 
 struct KnownBug {
-  const char* fault;      // libaclnn_product_fault_<fault>.so
-  const char* case_file;  // under cases/regression
-  const char* soc;        // the product the bug was seen on
+  const char* fault;                     // libaclnn_product_fault_<fault>.so
+  const char* case_file;                 // under cases/regression
+  const char* soc;                       // the product the bug was seen on
   std::set<std::string> catching_rules;  // at least one of these must fail
 };
 
@@ -68,23 +67,38 @@ TEST_P(KnownBugCase, FailsOnTheProviderThatReproducesTheBug) {
 
 INSTANTIATE_TEST_SUITE_P(
     Reproduced, KnownBugCase,
-    ::testing::Values(
-        KnownBug{"hardswish_open_interval", "hardswish_a5_closed_interval.json", "Ascend950PR_9599",
-                 {"hardswish.at_minus3", "hardswish.at_plus3"}},
-        KnownBug{"hardswish_v2_closed_interval", "hardswish_v2_open_interval.json", "Ascend910B3",
-                 {"hardswish_v2.at_minus3", "hardswish_v2.at_plus3"}},
-        KnownBug{"hardswish_v2_truncated_third", "hardswish_v2_slope_constant.json", "Ascend910B3",
-                 {"numerics.element_bound"}},
-        KnownBug{"logit_fused16_open_interval", "logit_a5_fused16_interval_ends.json",
-                 "Ascend950PR_9599", {"numerics.element_bound", "logit.x_edge"}},
-        KnownBug{"logit_fused16_tail", "logit_a5_fused16_vector_tail.json", "Ascend950DT_9591",
-                 {"numerics.element_bound"}},
-        KnownBug{"logit_fp16_flush_subnormal", "logit_a5_fp16_subnormal.json", "Ascend950PR_9599",
-                 {"numerics.element_bound"}},
-        KnownBug{"layer_norm_first_axis_rows", "layernorm_rank3_rows.json", "Ascend910B3",
-                 {"numerics.element_bound"}},
-        KnownBug{"swi_glu_sigmoid_exp_form", "swiglu_large_negative_a.json", "Ascend950PR_9599",
-                 {"numerics.element_bound", "swiglu.sigmoid_underflow"}}),
+    ::testing::Values(KnownBug{"hardswish_open_interval",
+                               "hardswish_a5_closed_interval.json",
+                               "Ascend950PR_9599",
+                               {"hardswish.at_minus3", "hardswish.at_plus3"}},
+                      KnownBug{"hardswish_v2_closed_interval",
+                               "hardswish_v2_open_interval.json",
+                               "Ascend910B3",
+                               {"hardswish_v2.at_minus3", "hardswish_v2.at_plus3"}},
+                      KnownBug{"hardswish_v2_truncated_third",
+                               "hardswish_v2_slope_constant.json",
+                               "Ascend910B3",
+                               {"numerics.element_bound"}},
+                      KnownBug{"logit_fused16_open_interval",
+                               "logit_a5_fused16_interval_ends.json",
+                               "Ascend950PR_9599",
+                               {"numerics.element_bound", "logit.x_edge"}},
+                      KnownBug{"logit_fused16_tail",
+                               "logit_a5_fused16_vector_tail.json",
+                               "Ascend950DT_9591",
+                               {"numerics.element_bound"}},
+                      KnownBug{"logit_fp16_flush_subnormal",
+                               "logit_a5_fp16_subnormal.json",
+                               "Ascend950PR_9599",
+                               {"numerics.element_bound"}},
+                      KnownBug{"layer_norm_first_axis_rows",
+                               "layernorm_rank3_rows.json",
+                               "Ascend910B3",
+                               {"numerics.element_bound"}},
+                      KnownBug{"swi_glu_sigmoid_exp_form",
+                               "swiglu_large_negative_a.json",
+                               "Ascend950PR_9599",
+                               {"numerics.element_bound", "swiglu.sigmoid_underflow"}}),
     [](const ::testing::TestParamInfo<KnownBug>& info) { return std::string(info.param.fault); });
 
 // The cases are not simply impossible: a provider without the fault passes them all, on the
