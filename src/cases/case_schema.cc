@@ -182,7 +182,7 @@ json CaseFileSchema() {
         {"cann_tolerance", {{"$ref", "#/definitions/cann_tolerance"}}},
         {"expect", {{"$ref", "#/definitions/expect"}}},
         {"verdict", NonEmptyArrayOf({{"type", "string"}, {"pattern", kVerdictPattern}})},
-        {"products", NonEmptyArrayOf({{"enum", {"A2", "A3", "INF", "TRAIN", "200I"}}})},
+        {"products", NonEmptyArrayOf({{"enum", {"A2", "A3", "INF", "TRAIN", "200I", "A5"}}})},
         {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}}},
         {"seed", {{"type", "integer"}, {"minimum", 0}}}}},
       {"allOf", clauses},

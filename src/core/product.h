@@ -14,10 +14,11 @@ enum class Product : uint8_t {
   kInf,    // Atlas inference series: Ascend310P*
   kTrain,  // Atlas training series: Ascend910A, the old Ascend910B, ...
   k200I,   // Atlas 200I/500 A2 inference: Ascend310B*
+  kA5,     // Atlas 350 (Ascend 950PR/950DT, CANN's "ascend950"): docs/ascend950.md
 };
 
 std::span<const Product> AllProducts();
-std::string_view ProductName(Product product);  // "A2", "A3", "INF", "TRAIN", "200I"
+std::string_view ProductName(Product product);  // "A2", "A3", "INF", "TRAIN", "200I", "A5"
 std::optional<Product> ParseProductName(std::string_view name);
 // Exact SoC names only: plain "Ascend910B" is the old training chip, not an A2.
 std::optional<Product> ProductOfSoc(std::string_view soc_name);

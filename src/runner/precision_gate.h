@@ -3,7 +3,7 @@
 // implementation is given, against its outputs on the same inputs; the chosen verdicts (--verdict
 // or the case file's "verdict"; docs/contract/numerics.md's element check by default) decide the
 // point, the others are reported. The benchmark is a recorded run (--benchmark-run FILE: `golden
-// record`, or tools/torch_benchmark_run.py) or a second provider run in the same worker
+// record`, or tools/torch_comparator_run.py) or a second provider run in the same worker
 // (--benchmark-provider). A point that fails the double benchmark is re-checked with --recheck N
 // fresh seeds against the benchmark provider, or against the recorded run's fresh-seed points.
 #pragma once
