@@ -17,6 +17,7 @@
 #include "cli/bench_command.h"
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
+#include "cli/hunt_command.h"
 #include "cli/import_command.h"
 #include "cli/precision_options.h"
 #include "cli/release_gate_options.h"
@@ -220,6 +221,7 @@ int main(int argc, char** argv) {
   AddGoldenCommands(app, &exit_code);
 
   AddShrinkCommand(app, &exit_code);
+  AddHuntCommand(app, &exit_code);
 
   std::vector<std::string> import_inputs;
   std::string import_output;
