@@ -7,6 +7,7 @@
 #include "cases/input_generator.h"
 #include "catalogue/operator.h"
 #include "hunt/boundary_values.h"
+#include "hunt/hunt_measure.h"
 #include "hunt/input_moves.h"
 #include "hunt/pinned_inputs.h"
 
@@ -93,6 +94,21 @@ TEST(HuntPinnedInputs, TheGeneratorPutsEveryValueBackAtItsPosition) {
       EXPECT_EQ(std::signbit(generated[i]), std::signbit(values[i])) << i;
     }
   }
+}
+
+TEST(HuntMeasures, AFailingCallBeatsAnyPassingOneThenTheMeasure) {
+  const nlohmann::json passing = nlohmann::json::parse(R"({"verdict": "passed", "failures": [], "outputs": [
+      {"metrics": {"elements": 10, "max_ulp": 3.5, "max_rel": 1e-3}, "precision": {"device": {"mare": 2e-4}}},
+      {"metrics": {"elements": 6, "max_ulp": "inf", "max_rel": "nan"}}]})");
+  const nlohmann::json failing = nlohmann::json::parse(R"({"verdict": "failed", "failures": [{"rule": "r"}],
+      "outputs": [{"metrics": {"elements": 4, "max_ulp": 1, "max_rel": 0}}]})");
+  EXPECT_EQ(ScoreOf(passing, HuntMeasure::kUlp).value, INFINITY);
+  EXPECT_EQ(ScoreOf(passing, HuntMeasure::kRel).value, 1e-3);  // NaN is no evidence
+  EXPECT_EQ(ScoreOf(passing, HuntMeasure::kMare).value, 2e-4);
+  EXPECT_EQ(ScoreOf(failing, HuntMeasure::kRules).value, 1);
+  EXPECT_TRUE(ScoreOf(failing, HuntMeasure::kUlp) > ScoreOf(passing, HuntMeasure::kUlp));
+  EXPECT_EQ(ElementsJudged(passing), 16);
+  EXPECT_FALSE(ParseHuntMeasure("worst"));
 }
 
 }  // namespace
