@@ -11,6 +11,7 @@
 
 namespace aclnn_check::bench {
 
-void RegisterHuntCandidates(const std::string& provider, Product product, const std::string& cases_root);
+void RegisterHuntCandidates(const std::string& provider, Product product,
+                            const std::string& cases_root);
 
 }  // namespace aclnn_check::bench

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -44,7 +45,8 @@ std::string ResolveSoc(const HuntArguments& arguments) {
   } else {
     reported = Provider::Load(arguments.options.provider)->SocName();
   }
-  if (!reported || reported->empty()) throw HuntError("the provider has no aclrtGetSocName; name the product with --soc");
+  if (!reported || reported->empty())
+    throw HuntError("the provider has no aclrtGetSocName; name the product with --soc");
   return *reported;
 }
 
@@ -55,21 +57,25 @@ std::string Short(double value) {
 }
 
 std::string Standing(const HuntScore& score, HuntMeasure measure) {
-  return std::string(score.failed ? "FAILS, " : "passes, ") + std::string(HuntMeasureName(measure)) + " " + Short(score.value);
+  return std::string(score.failed ? "FAILS, " : "passes, ") +
+         std::string(HuntMeasureName(measure)) + " " + Short(score.value);
 }
 
 void PrintWorstElement(const json& result) {
   for (const json& output : result.value("outputs", json::array())) {
     const json& worst = output.at("worst");
     if (worst.at("index").get<int64_t>() < 0) continue;
-    std::cout << "  " << output.at("name").get<std::string>() << "[" << worst.at("index") << "] = " << worst.at("device")
-              << ", reference " << worst.at("reference") << ", " << worst.at("ulp_error") << " ulp"
+    std::cout << "  " << output.at("name").get<std::string>() << "[" << worst.at("index")
+              << "] = " << worst.at("device") << ", reference " << worst.at("reference") << ", "
+              << worst.at("ulp_error") << " ulp"
               << (worst.at("passed").get<bool>() ? "" : " (fails)");
-    for (const auto& [name, value] : worst.at("inputs").items()) std::cout << ", " << name << " " << value;
+    for (const auto& [name, value] : worst.at("inputs").items())
+      std::cout << ", " << name << " " << value;
     std::cout << "\n";
   }
   for (const json& failure : result.value("failures", json::array())) {
-    std::cout << "  " << failure.at("rule").get<std::string>() << ": " << failure.at("message").get<std::string>() << "\n";
+    std::cout << "  " << failure.at("rule").get<std::string>() << ": "
+              << failure.at("message").get<std::string>() << "\n";
   }
 }
 
@@ -77,21 +83,31 @@ void Configure(HuntArguments& arguments) {
   HuntOptions& options = arguments.options;
   options.isolate = !arguments.no_isolate;
   const auto measure = ParseHuntMeasure(arguments.measure);
-  if (!measure) throw HuntError("--measure '" + arguments.measure + "': expected ulp, rel, mare or rules");
+  if (!measure)
+    throw HuntError("--measure '" + arguments.measure + "': expected ulp, rel, mare or rules");
   options.measure = *measure;
   const auto moves = ParseMoveSet(arguments.moves);
-  if (!moves) throw HuntError("--moves '" + arguments.moves + "': expected all, random, or a list of bits, boundaries, cancel");
+  if (!moves)
+    throw HuntError("--moves '" + arguments.moves +
+                    "': expected all, random, or a list of bits, boundaries, cancel");
   options.moves = *moves;
   if (arguments.targets.size() == 1 && FindOperator(arguments.targets[0])) {
     options.op = arguments.targets[0];
+  } else if (arguments.targets.size() == 1 && !std::filesystem::exists(arguments.targets[0])) {
+    throw HuntError("'" + arguments.targets[0] +
+                    "' is neither an operator (a name, folder or rule prefix under kernels/) nor a "
+                    "case file or folder");
   } else {
     options.cases = arguments.targets;
   }
   // The bundled providers emulate the product named by ACLNN_CPU_SOC.
-  if (arguments.soc && IsBundledProvider(options.provider)) setenv("ACLNN_CPU_SOC", arguments.soc->c_str(), 1);
+  if (arguments.soc && IsBundledProvider(options.provider))
+    setenv("ACLNN_CPU_SOC", arguments.soc->c_str(), 1);
   const std::string soc = ResolveSoc(arguments);
   const std::optional<Product> product = ProductOfSoc(soc);
-  if (!product) throw HuntError("SoC '" + soc + "' is not a known Ascend product (SPEC section 3); name one with --soc");
+  if (!product)
+    throw HuntError("SoC '" + soc +
+                    "' is not a known Ascend product (SPEC section 3); name one with --soc");
   options.product = *product;
   RunOptions run;
   run.provider = options.provider;
@@ -101,8 +117,9 @@ void Configure(HuntArguments& arguments) {
     options.on_progress = [last = -1.0, &options](const HuntProgress& p) mutable {
       if (p.seconds - last < 1 && p.calls > 1) return;
       last = p.seconds;
-      std::cerr << "hunt: " << p.calls << " calls, " << p.candidates << " candidates, " << Short(p.seconds) << " s; best "
-                << Standing(p.best, options.measure) << " (" << p.point_id << ")\n";
+      std::cerr << "hunt: " << p.calls << " calls, " << p.candidates << " candidates, "
+                << Short(p.seconds) << " s; best " << Standing(p.best, options.measure) << " ("
+                << p.point_id << ")\n";
     };
   }
 }
@@ -118,10 +135,14 @@ int ShrinkFound(const HuntArguments& arguments, const HuntResult& hunt) {
   shrink.timeout_seconds = arguments.options.timeout_seconds;
   shrink.isolate = arguments.options.isolate;
   shrink.repro_prefix = arguments.options.repro_prefix;
+  // Beside the hunt's case file: hunt.json gives hunt.shrunk.json.
+  const std::filesystem::path path(hunt.path);
+  shrink.output = (path.parent_path() / (path.stem().string() + ".shrunk.json")).string();
   const ShrinkResult shrunk = Shrink(shrink);
   WriteFileAtomically(shrunk.path, shrunk.document.dump(2) + "\n");
-  std::cout << "shrunk to " << shrunk.id << " (" << shrunk.size.elements << " elements, rule " << shrunk.rule
-            << "): " << shrunk.path << "\nrepro: " << shrunk.result.at("repro").get<std::string>() << "\n";
+  std::cout << "shrunk to " << shrunk.id << " (" << shrunk.size.elements << " elements, rule "
+            << shrunk.rule << "): " << shrunk.path
+            << "\nrepro: " << shrunk.result.at("repro").get<std::string>() << "\n";
   return 1;
 }
 
@@ -129,14 +150,16 @@ int HuntCommand(HuntArguments& arguments) {
   Configure(arguments);
   const HuntResult hunt = Hunt(arguments.options);
   const HuntMeasure measure = arguments.options.measure;
-  std::cout << "hunted " << hunt.points << " test point" << (hunt.points == 1 ? "" : "s") << " with --moves "
-            << MoveSetName(arguments.options.moves) << ": " << hunt.calls << " calls, " << hunt.candidates
-            << " candidates, " << Short(hunt.seconds) << " s\n"
+  std::cout << "hunted " << hunt.points << " test point" << (hunt.points == 1 ? "" : "s")
+            << " with --moves " << MoveSetName(arguments.options.moves) << ": " << hunt.calls
+            << " calls, " << hunt.candidates << " candidates, " << Short(hunt.seconds) << " s\n"
             << "worst: " << hunt.point_id << ": " << Standing(hunt.worst, measure);
-  if (hunt.first_failure_call > 0) std::cout << "; first failure at call " << hunt.first_failure_call;
+  if (hunt.first_failure_call > 0)
+    std::cout << "; first failure at call " << hunt.first_failure_call;
   std::cout << "\n";
   PrintWorstElement(hunt.result);
-  std::cout << "case file " << hunt.path << "\nrepro: " << hunt.result.at("repro").get<std::string>() << "\n";
+  std::cout << "case file " << hunt.path
+            << "\nrepro: " << hunt.result.at("repro").get<std::string>() << "\n";
   if (!hunt.reproduced) {
     std::cout << "warning: the case file run once more " << (hunt.worst.failed ? "passes" : "fails")
               << ": the provider is not deterministic on this input\n";
@@ -150,37 +173,50 @@ int HuntCommand(HuntArguments& arguments) {
 void AddHuntCommand(CLI::App& app, int* exit_code) {
   auto arguments = std::make_shared<HuntArguments>();
   HuntOptions& options = arguments->options;
-  auto* hunt = app.add_subcommand(
-      "hunt",
-      "Search one operator's inputs (or case files' points) for those on which the provider is worst; write "
-      "the worst as a case file with its repro line (exit 1 when it fails)");
-  hunt->add_option("target", arguments->targets, "An operator (LogitGrad, logit_grad, ...) or case files and folders")
+  auto* hunt =
+      app.add_subcommand("hunt",
+                         "Search one operator's inputs (or case files' points) for those on which "
+                         "the provider is worst; write "
+                         "the worst as a case file with its repro line (exit 1 when it fails)");
+  hunt->add_option("target", arguments->targets,
+                   "An operator (LogitGrad, logit_grad, ...) or case files and folders")
       ->required();
-  hunt->add_option("--dtype", options.dtype, "The operator's dtype axis (default: its default values)");
+  hunt->add_option("--dtype", options.dtype,
+                   "The operator's dtype axis (default: its default values)");
   hunt->add_option("--shape", options.shape, "The operator's shape axis, as JSON ('[64, 256]')");
   hunt->add_option("--axis", options.axes, "Another axis of the operator, NAME=JSON (repeatable)");
   hunt->add_option("--filter", options.filter, "Glob on test point ids")->capture_default_str();
-  hunt->add_option("--provider", options.provider, "cpu, ref, cuda or PATH[:PATH...]")->capture_default_str();
+  hunt->add_option("--provider", options.provider, "cpu, ref, cuda or PATH[:PATH...]")
+      ->capture_default_str();
   hunt->add_option("--soc", arguments->soc, "SoC name to test as (overrides aclrtGetSocName)");
   hunt->add_option("--profile", options.profiles, "Profile of rule overrides (repeatable)");
-  hunt->add_option("--measure", arguments->measure, "What to maximise: ulp, rel, mare or rules")->capture_default_str();
-  hunt->add_option("--moves", arguments->moves,
-                   "all, random (sampling the case's distributions), or a list of bits, boundaries, cancel")
+  hunt->add_option("--measure", arguments->measure, "What to maximise: ulp, rel, mare or rules")
       ->capture_default_str();
-  hunt->add_option("--seed", options.seed, "The search's seed (and the operator case's)")->capture_default_str();
-  hunt->add_option("--budget", options.budget_seconds, "Seconds for the whole hunt, split over its points")
+  hunt->add_option(
+          "--moves", arguments->moves,
+          "all, random (sampling the case's distributions), or a list of bits, boundaries, cancel")
+      ->capture_default_str();
+  hunt->add_option("--seed", options.seed, "The search's seed (and the operator case's)")
+      ->capture_default_str();
+  hunt->add_option("--budget", options.budget_seconds,
+                   "Seconds for the whole hunt, split over its points")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  hunt->add_option("--calls", options.max_calls, "Provider calls per point at most (0: the budget alone)")
+  hunt->add_option("--calls", options.max_calls,
+                   "Provider calls per point at most (0: the budget alone)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   hunt->add_option("--timeout", options.timeout_seconds, "Seconds per call")->capture_default_str();
-  hunt->add_flag("--stop-at-failure", options.stop_at_failure, "End the hunt at the first failing call");
+  hunt->add_flag("--stop-at-failure", options.stop_at_failure,
+                 "End the hunt at the first failing call");
   hunt->add_flag("--shrink", arguments->shrink, "Hand a failing result to `shrink`");
-  hunt->add_option("--shrink-time-limit", arguments->shrink_time_limit, "shrink's --time-limit")->capture_default_str();
+  hunt->add_option("--shrink-time-limit", arguments->shrink_time_limit, "shrink's --time-limit")
+      ->capture_default_str();
   hunt->add_flag("--quiet", arguments->quiet, "No progress lines");
-  hunt->add_flag("--no-isolate", arguments->no_isolate, "Run the calls in this process (for debugging)");
-  hunt->add_option("-o,--output", options.output, "Where the case file goes (default reports/hunt/<case>.json)");
+  hunt->add_flag("--no-isolate", arguments->no_isolate,
+                 "Run the calls in this process (for debugging)");
+  hunt->add_option("-o,--output", options.output,
+                   "Where the case file goes (default reports/hunt/<case>.json)");
   hunt->callback([arguments, exit_code] {
     try {
       *exit_code = HuntCommand(*arguments);

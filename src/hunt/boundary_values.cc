@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace aclnn_check {
 namespace {
@@ -37,7 +36,8 @@ void AddFormulaBranchPoints(std::vector<double>& values, DType compute) {
 void AddDefaultInputRanges(std::vector<double>& values, const nlohmann::json& default_inputs) {
   for (const auto& [name, spec] : default_inputs.items()) {
     for (const char* key : {"low", "high", "mean"}) {
-      if (spec.contains(key) && spec.at(key).is_number()) AddBothSigns(values, spec.at(key).get<double>());
+      if (spec.contains(key) && spec.at(key).is_number())
+        AddBothSigns(values, spec.at(key).get<double>());
     }
   }
 }
@@ -48,7 +48,8 @@ std::vector<double> NumbersInText(std::string_view text) {
   static const std::regex number(R"((2\^(-?[0-9]+))|(-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?))");
   std::vector<double> numbers;
   const std::string owned(text);
-  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), number); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(owned.begin(), owned.end(), number);
+       it != std::sregex_iterator(); ++it) {
     const std::smatch& match = *it;
     if (match[1].matched) {
       numbers.push_back(std::ldexp(1.0, std::stoi(match[2].str())));
@@ -62,8 +63,9 @@ std::vector<double> NumbersInText(std::string_view text) {
 Boundaries BoundariesOf(const Operator& op, DType dtype, std::optional<double> eps) {
   Boundaries b;
   const double denorm = SmallestNormal(dtype) * UnitRoundoff(dtype) * 2;
-  for (double v : {LargestFinite(dtype), SmallestNormal(dtype), denorm, NextDown(SmallestNormal(dtype), dtype),
-                   1.0, NextUp(1.0, dtype), NextDown(1.0, dtype), 0.0, UnitRoundoff(dtype)}) {
+  for (double v :
+       {LargestFinite(dtype), SmallestNormal(dtype), denorm, NextDown(SmallestNormal(dtype), dtype),
+        1.0, NextUp(1.0, dtype), NextDown(1.0, dtype), 0.0, UnitRoundoff(dtype)}) {
     AddBothSigns(b.of_dtype, v);
   }
   for (const RuleDef& rule : op.rules()) {

@@ -36,7 +36,8 @@ double OutputValue(const nlohmann::json& output, HuntMeasure measure) {
 }  // namespace
 
 std::optional<HuntMeasure> ParseHuntMeasure(const std::string& text) {
-  for (HuntMeasure m : {HuntMeasure::kUlp, HuntMeasure::kRel, HuntMeasure::kMare, HuntMeasure::kRules}) {
+  for (HuntMeasure m :
+       {HuntMeasure::kUlp, HuntMeasure::kRel, HuntMeasure::kMare, HuntMeasure::kRules}) {
     if (text == HuntMeasureName(m)) return m;
   }
   return std::nullopt;
@@ -44,10 +45,14 @@ std::optional<HuntMeasure> ParseHuntMeasure(const std::string& text) {
 
 std::string_view HuntMeasureName(HuntMeasure measure) {
   switch (measure) {
-    case HuntMeasure::kUlp: return "ulp";
-    case HuntMeasure::kRel: return "rel";
-    case HuntMeasure::kMare: return "mare";
-    case HuntMeasure::kRules: return "rules";
+    case HuntMeasure::kUlp:
+      return "ulp";
+    case HuntMeasure::kRel:
+      return "rel";
+    case HuntMeasure::kMare:
+      return "mare";
+    case HuntMeasure::kRules:
+      return "rules";
   }
   return "";
 }

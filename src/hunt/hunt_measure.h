@@ -1,10 +1,9 @@
 // What a hunt maximises (docs/hunt.md), read from a test point's result as report.json has it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace aclnn_check {
 

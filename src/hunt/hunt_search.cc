@@ -24,7 +24,9 @@ using Clock = std::chrono::steady_clock;
 class PointRunner {
  public:
   explicit PointRunner(const HuntOptions& options)
-      : options_(options), profiles_(Profiles::Load(options.profiles)), gate_(PrecisionGateOptions{}) {
+      : options_(options),
+        profiles_(Profiles::Load(options.profiles)),
+        gate_(PrecisionGateOptions{}) {
     if (!options.isolate) provider_ = Provider::Load(options.provider);
     context_.provider = provider_.get();
     context_.product = options.product;
@@ -67,7 +69,9 @@ PointCase Expand(const json& document, const std::string& path, Product product)
   PointCase c;
   c.case_file = std::make_unique<CaseFile>(ParseCaseFile(document.dump(), path));
   std::vector<TestPoint> points = ExpandCase(*c.case_file, product);
-  if (points.size() != 1) throw HuntError("a hunted case document expands to " + std::to_string(points.size()) + " points");
+  if (points.size() != 1)
+    throw HuntError("a hunted case document expands to " + std::to_string(points.size()) +
+                    " points");
   c.point = std::move(points[0]);
   return c;
 }
@@ -101,7 +105,8 @@ void DrawFresh(std::vector<HuntTensor>& tensors, const TestPoint& point, uint64_
   const CaseFile& c = *point.case_file;
   for (HuntTensor& tensor : tensors) {
     const uint64_t seed = draw == 0 ? c.seed : CounterRandom::Mix(c.seed + draw);
-    tensor.values = GenerateValues(c.inputs.at(tensor.name), Numel(tensor.shape), CounterRandom(seed, point.id, tensor.name),
+    tensor.values = GenerateValues(c.inputs.at(tensor.name), Numel(tensor.shape),
+                                   CounterRandom(seed, point.id, tensor.name),
                                    SpecialContext{tensor.dtype, EpsParameter(point)});
   }
 }
@@ -110,8 +115,11 @@ void DrawFresh(std::vector<HuntTensor>& tensors, const TestPoint& point, uint64_
 json PinnedDocument(json document, const std::vector<HuntTensor>& tensors,
                     const std::map<std::string, std::vector<int64_t>>& orders) {
   for (const HuntTensor& tensor : tensors) {
-    document["inputs"][tensor.name] = {{"dist", "uniform"}, {"low", 0}, {"high", 1},
-                                       {"specials", PinnedSpecials(tensor.values, orders.at(tensor.name))}};
+    document["inputs"][tensor.name] = {
+        {"dist", "uniform"},
+        {"low", 0},
+        {"high", 1},
+        {"specials", PinnedSpecials(tensor.values, orders.at(tensor.name))}};
   }
   return document;
 }
@@ -125,29 +133,36 @@ struct PointHunt {
 
 class Search {
  public:
-  Search(const HuntOptions& options, const PointRunner& runner, HuntResult& totals, Clock::time_point start)
+  Search(const HuntOptions& options, const PointRunner& runner, HuntResult& totals,
+         Clock::time_point start)
       : options_(options), runner_(runner), totals_(totals), start_(start) {}
 
   PointHunt HuntPoint(const json& target, Clock::time_point deadline) {
     const PointCase original = Expand(target, "<hunt>", options_.product);
     std::vector<HuntTensor> elite = HuntedTensors(original.point);
     json unpinned = target;
-    for (const HuntTensor& tensor : elite) unpinned["inputs"][tensor.name] = {{"dist", "uniform"}, {"low", 0}, {"high", 1}};
+    for (const HuntTensor& tensor : elite)
+      unpinned["inputs"][tensor.name] = {{"dist", "uniform"}, {"low", 0}, {"high", 1}};
     PointCase hunted = Expand(unpinned, "<hunt>", options_.product);
     std::map<std::string, std::vector<int64_t>> orders;
     for (const HuntTensor& tensor : elite) {
-      orders[tensor.name] = SpecialOrder(hunted.case_file->seed, hunted.point.id, tensor.name, Numel(tensor.shape));
+      orders[tensor.name] =
+          SpecialOrder(hunted.case_file->seed, hunted.point.id, tensor.name, Numel(tensor.shape));
     }
     DrawFresh(elite, original.point, 0);
-    HuntRandom random(options_.seed ^ CounterRandom::Mix(std::hash<std::string>{}(original.point.id)));
+    // Keyed like the generator (FNV-1a of seed and id), not std::hash: the same on every library.
+    HuntRandom random(CounterRandom(options_.seed, original.point.id, "hunt").key());
     PointHunt hunt;
     hunt.best.value = -1;
-    while (Clock::now() < deadline && (options_.max_calls == 0 || hunt.calls < options_.max_calls)) {
+    while (Clock::now() < deadline &&
+           (options_.max_calls == 0 || hunt.calls < options_.max_calls)) {
       std::vector<HuntTensor> tensors = elite;
-      if (!options_.moves.any() || random.Chance(0.25)) DrawFresh(tensors, original.point, static_cast<uint64_t>(totals_.calls) + 1);
+      if (!options_.moves.any() || random.Chance(0.25))
+        DrawFresh(tensors, original.point, static_cast<uint64_t>(totals_.calls) + 1);
       if (options_.moves.any() && hunt.calls > 0) MutateInputs(tensors, options_.moves, random);
       for (const HuntTensor& tensor : tensors) {
-        hunted.case_file->inputs[tensor.name].specials = PinnedSpecials(tensor.values, orders.at(tensor.name));
+        hunted.case_file->inputs[tensor.name].specials =
+            PinnedSpecials(tensor.values, orders.at(tensor.name));
       }
       const json result = runner_.Run(hunted.point);
       ++hunt.calls;
@@ -193,8 +208,10 @@ HuntResult Hunt(const HuntOptions& options) {
   hunt.worst.value = -1;
   Search search(options, runner, hunt, start);
   for (size_t i = 0; i < targets.size(); ++i) {
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                                      options.budget_seconds * static_cast<double>(i + 1) / static_cast<double>(targets.size())));
+    const auto deadline =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                    options.budget_seconds * static_cast<double>(i + 1) /
+                    static_cast<double>(targets.size())));
     PointHunt point = search.HuntPoint(targets[i], deadline);
     if (point.calls > 0 && (hunt.document.is_null() || point.best > hunt.worst)) {
       hunt.worst = point.best;
@@ -202,14 +219,19 @@ HuntResult Hunt(const HuntOptions& options) {
     }
     if (hunt.worst.failed && options.stop_at_failure) break;
   }
-  if (hunt.document.is_null()) throw HuntError("the budget ended before the first call; give a larger --budget");
+  if (hunt.document.is_null())
+    throw HuntError("the budget ended before the first call; give a larger --budget");
   hunt.document["description"] = std::string("found by aclnn-check hunt (--measure ") +
-                                 std::string(HuntMeasureName(options.measure)) + ", --moves " + MoveSetName(options.moves) +
-                                 ", --seed " + std::to_string(options.seed) + ")";
-  hunt.path = options.output.empty() ? "reports/hunt/" + hunt.document.at("name").get<std::string>() + ".json" : options.output;
+                                 std::string(HuntMeasureName(options.measure)) + ", --moves " +
+                                 MoveSetName(options.moves) + ", --seed " +
+                                 std::to_string(options.seed) + ")";
+  hunt.path = options.output.empty()
+                  ? "reports/hunt/" + hunt.document.at("name").get<std::string>() + ".json"
+                  : options.output;
   WriteFileAtomically(hunt.path, hunt.document.dump(2) + "\n");
   std::error_code error;
-  const PointCase written = Expand(hunt.document, std::filesystem::absolute(hunt.path, error).string(), options.product);
+  const PointCase written =
+      Expand(hunt.document, std::filesystem::absolute(hunt.path, error).string(), options.product);
   hunt.point_id = written.point.id;
   hunt.result = runner.Run(written.point);
   hunt.reproduced = ScoreOf(hunt.result, options.measure).failed == hunt.worst.failed;

@@ -6,12 +6,11 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/product.h"
 #include "hunt/hunt_measure.h"
@@ -28,7 +27,8 @@ struct HuntProgress {
 };
 
 struct HuntOptions {
-  // What to hunt: an operator (with --dtype, --shape, --axis NAME=JSON) or the points of case files.
+  // What to hunt: an operator (with --dtype, --shape, --axis NAME=JSON) or the points of case
+  // files.
   std::string op;
   std::optional<std::string> dtype;
   std::optional<std::string> shape;  // JSON array: the operator's shape axis
@@ -41,9 +41,9 @@ struct HuntOptions {
   HuntMeasure measure = HuntMeasure::kUlp;
   MoveSet moves;
   uint64_t seed = 0;
-  double budget_seconds = 10;  // over all points, split evenly
-  int64_t max_calls = 0;       // per point (0: no limit)
-  double timeout_seconds = 60; // per call, as run's --timeout
+  double budget_seconds = 10;   // over all points, split evenly
+  int64_t max_calls = 0;        // per point (0: no limit)
+  double timeout_seconds = 60;  // per call, as run's --timeout
   bool isolate = true;
   bool stop_at_failure = false;
   std::string repro_prefix;
@@ -58,11 +58,11 @@ struct HuntResult {
   int64_t candidates = 0;
   int64_t first_failure_call = -1;  // 1-based over the whole hunt, -1 when nothing failed
   double seconds = 0;
-  int points = 0;               // test points hunted
-  std::string path;             // the case file written
-  nlohmann::json document;      // its contents
-  nlohmann::json result;        // the case file run once more as `run` runs it (repro included)
-  bool reproduced = false;      // that run failed exactly when the hunt said the input fails
+  int points = 0;           // test points hunted
+  std::string path;         // the case file written
+  nlohmann::json document;  // its contents
+  nlohmann::json result;    // the case file run once more as `run` runs it (repro included)
+  bool reproduced = false;  // that run failed exactly when the hunt said the input fails
 };
 
 class HuntError : public std::runtime_error {

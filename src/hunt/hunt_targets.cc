@@ -37,7 +37,8 @@ json OperatorDocument(const HuntOptions& options) {
   for (const std::string& axis : options.axes) {
     const size_t equals = axis.find('=');
     if (equals == std::string::npos) throw HuntError("--axis '" + axis + "': expected NAME=JSON");
-    axes[axis.substr(0, equals)] = json::array({ParseValue(axis.substr(equals + 1), "--axis " + axis)});
+    axes[axis.substr(0, equals)] =
+        json::array({ParseValue(axis.substr(equals + 1), "--axis " + axis)});
   }
   return {{"name", "hunt_" + op->folder()},
           {"op", op->name()},
@@ -46,7 +47,8 @@ json OperatorDocument(const HuntOptions& options) {
           {"seed", options.seed}};
 }
 
-void AddPoints(const json& document, const std::string& path, const HuntOptions& options, std::vector<json>& targets) {
+void AddPoints(const json& document, const std::string& path, const HuntOptions& options,
+               std::vector<json>& targets) {
   const CaseFile case_file = ParseCaseFile(document.dump(), path);
   if (!case_file.expect.pass) return;  // negative cases have no outputs to search
   for (const TestPoint& point : ExpandCase(case_file, options.product)) {
@@ -58,16 +60,20 @@ void AddPoints(const json& document, const std::string& path, const HuntOptions&
 }  // namespace
 
 std::vector<json> HuntTargets(const HuntOptions& options) {
-  if (options.op.empty() == options.cases.empty()) throw HuntError("name an operator or case files (not both)");
+  if (options.op.empty() == options.cases.empty())
+    throw HuntError("name an operator or case files (not both)");
   std::vector<json> targets;
   if (!options.op.empty()) {
     AddPoints(OperatorDocument(options), "<hunt>", options, targets);
   } else {
     for (const auto& path : FindCaseFiles(options.cases)) {
-      AddPoints(ParseJsonText(ReadTextFile(path.string(), "case file"), path.string()), path.string(), options, targets);
+      AddPoints(ParseJsonText(ReadTextFile(path.string(), "case file"), path.string()),
+                path.string(), options, targets);
     }
   }
-  if (targets.empty()) throw HuntError("no test point to hunt: the selection has no point that must succeed on the product");
+  if (targets.empty())
+    throw HuntError(
+        "no test point to hunt: the selection has no point that must succeed on the product");
   return targets;
 }
 

@@ -1,7 +1,7 @@
 #include "hunt/input_moves.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -19,7 +19,8 @@ double ValueOf(uint64_t bits, DType dtype) { return DecodeElement(&bits, dtype);
 int SignificandBits(DType dtype) { return FormatOf(dtype).precision - 1; }
 int ExponentBits(DType dtype) { return FormatOf(dtype).storage_bits - FormatOf(dtype).precision; }
 
-double ElementMove(const HuntTensor& tensor, double value, const MoveSet& moves, HuntRandom& random) {
+double ElementMove(const HuntTensor& tensor, double value, const MoveSet& moves,
+                   HuntRandom& random) {
   const int kinds = (moves.bits ? 2 : 0) + (moves.boundaries ? 2 : 0);
   int kind = static_cast<int>(random.Below(static_cast<uint64_t>(kinds)));
   if (!moves.bits) kind += 2;
@@ -33,7 +34,8 @@ double ElementMove(const HuntTensor& tensor, double value, const MoveSet& moves,
       return BesideBoundary(b.of_dtype[random.Below(b.of_dtype.size())], tensor.dtype, random);
     default:
       if (b.of_operator.empty()) return value;
-      return BesideBoundary(b.of_operator[random.Below(b.of_operator.size())], tensor.dtype, random);
+      return BesideBoundary(b.of_operator[random.Below(b.of_operator.size())], tensor.dtype,
+                            random);
   }
 }
 
@@ -52,7 +54,8 @@ void MutateElements(HuntTensor& tensor, const MoveSet& moves, HuntRandom& random
 // such terms stay finite.
 double LargeMagnitude(DType dtype, HuntRandom& random) {
   const int top = FormatOf(dtype).max_exponent / 2;
-  return std::ldexp(1.0 + random.Uniform(), static_cast<int>(random.Below(static_cast<uint64_t>(top) + 1)));
+  return std::ldexp(1.0 + random.Uniform(),
+                    static_cast<int>(random.Below(static_cast<uint64_t>(top) + 1)));
 }
 
 // A relative perturbation 2^-4 to 2^-24 of either sign: how far from exact cancellation.
@@ -73,16 +76,17 @@ Rows SlicesOf(const HuntTensor& tensor) {
 }
 Rows RowsOf(const HuntTensor& tensor) {
   if (tensor.values.empty()) return {};
-  const size_t length = tensor.shape.empty() ? 1 : static_cast<size_t>(std::max<int64_t>(tensor.shape.back(), 1));
+  const size_t length =
+      tensor.shape.empty() ? 1 : static_cast<size_t>(std::max<int64_t>(tensor.shape.back(), 1));
   return {tensor.values.size() / length, length};
 }
 
-// Slice b (along the first dimension) becomes slice a with one tensor negated and perturbed: the terms of a sum over rows
-// (a column of LayerNormBackward's gradWeight) cancel in pairs up to the residuals; the other
-// tensors of the same shape get row a unchanged, so products cancel too. Tensors of another shape
-// but the same row length may have every row made a copy of their first, so that sums pairing
-// rows of both by another index (NsaCompressGrad's windows) cancel as well; with every pair
-// mirrored, an odd last row becomes zero so that nothing is left over.
+// Slice b (along the first dimension) becomes slice a with one tensor negated and perturbed: the
+// terms of a sum over rows (a column of LayerNormBackward's gradWeight) cancel in pairs up to the
+// residuals; the other tensors of the same shape get row a unchanged, so products cancel too.
+// Tensors of another shape but the same row length may have every row made a copy of their first,
+// so that sums pairing rows of both by another index (NsaCompressGrad's windows) cancel as well;
+// with every pair mirrored, an odd last row becomes zero so that nothing is left over.
 void MirrorRows(std::vector<HuntTensor>& tensors, size_t negated, HuntRandom& random) {
   const HuntTensor& chosen = tensors[negated];
   const Rows rows = SlicesOf(chosen);
@@ -94,11 +98,14 @@ void MirrorRows(std::vector<HuntTensor>& tensors, size_t negated, HuntRandom& ra
   for (size_t t = 0; t < tensors.size(); ++t) {
     HuntTensor& tensor = tensors[t];
     const Rows own = SlicesOf(tensor);
-    if (t == negated || tensor.shape == shape || own.length != rows.length || !repeat_others) continue;
+    if (t == negated || tensor.shape == shape || own.length != rows.length || !repeat_others)
+      continue;
     const double own_scale = random.Chance(0.5) ? 1.0 : LargeMagnitude(tensor.dtype, random);
-    for (size_t j = 0; j < own.length; ++j) tensor.values[j] = RoundTo(tensor.values[j] * own_scale, tensor.dtype);
+    for (size_t j = 0; j < own.length; ++j)
+      tensor.values[j] = RoundTo(tensor.values[j] * own_scale, tensor.dtype);
     for (size_t r = 1; r < own.count; ++r) {
-      std::copy_n(tensor.values.begin(), own.length, tensor.values.begin() + static_cast<std::ptrdiff_t>(r * own.length));
+      std::copy_n(tensor.values.begin(), own.length,
+                  tensor.values.begin() + static_cast<std::ptrdiff_t>(r * own.length));
     }
   }
   for (size_t a = 0; a + 1 < rows.count; a += 2) {
@@ -110,13 +117,15 @@ void MirrorRows(std::vector<HuntTensor>& tensors, size_t negated, HuntRandom& ra
       for (size_t j = 0; j < rows.length; ++j) {
         double& first = tensor.values[a * rows.length + j];
         if (t == negated) first = RoundTo(first * scale, tensor.dtype);
-        const double mirrored = t == negated ? -first * (1 + (random.Chance(0.5) ? Residual(random) : 0)) : first;
+        const double mirrored =
+            t == negated ? -first * (1 + (random.Chance(0.5) ? Residual(random) : 0)) : first;
         tensor.values[b * rows.length + j] = RoundTo(mirrored, tensor.dtype);
       }
     }
   }
   if (all_pairs && rows.count % 2 == 1) {
-    std::fill_n(tensors[negated].values.end() - static_cast<std::ptrdiff_t>(rows.length), rows.length, 0.0);
+    std::fill_n(tensors[negated].values.end() - static_cast<std::ptrdiff_t>(rows.length),
+                rows.length, 0.0);
   }
 }
 
@@ -131,7 +140,8 @@ void ShapeRows(HuntTensor& tensor, HuntRandom& random) {
     if (!random.Chance(0.25)) continue;
     for (size_t j = 0; j < rows.length; ++j) {
       const double noise = 2 * random.Uniform() - 1;
-      const double value = alternate ? large * ((j % 2) ? -1 : 1) * (1 + spread * noise) : large * (1 + spread * noise);
+      const double value = alternate ? large * ((j % 2) ? -1 : 1) * (1 + spread * noise)
+                                     : large * (1 + spread * noise);
       tensor.values[r * rows.length + j] = RoundTo(value, tensor.dtype);
     }
   }
@@ -146,10 +156,14 @@ std::optional<MoveSet> ParseMoveSet(const std::string& text) {
   std::stringstream list(text);
   std::string item;
   while (std::getline(list, item, ',')) {
-    if (item == "bits") moves.bits = true;
-    else if (item == "boundaries") moves.boundaries = true;
-    else if (item == "cancel") moves.cancel = true;
-    else return std::nullopt;
+    if (item == "bits")
+      moves.bits = true;
+    else if (item == "boundaries")
+      moves.boundaries = true;
+    else if (item == "cancel")
+      moves.cancel = true;
+    else
+      return std::nullopt;
   }
   if (!moves.any()) return std::nullopt;
   return moves;
@@ -159,7 +173,9 @@ std::string MoveSetName(const MoveSet& moves) {
   if (!moves.any()) return "random";
   if (moves.bits && moves.boundaries && moves.cancel) return "all";
   std::string name;
-  for (auto [on, item] : {std::pair{moves.bits, "bits"}, {moves.boundaries, "boundaries"}, {moves.cancel, "cancel"}}) {
+  for (auto [on, item] : {std::pair{moves.bits, "bits"},
+                          {moves.boundaries, "boundaries"},
+                          {moves.cancel, "cancel"}}) {
     if (on) name += (name.empty() ? "" : ",") + std::string(item);
   }
   return name;
@@ -172,8 +188,9 @@ double FlipExponent(double value, DType dtype, HuntRandom& random) {
   uint64_t bits = BitsOf(value, dtype);
   uint64_t field = (bits >> shift) & all_ones;
   // Half the time one bit of the field (S3FP's flip), else any finite exponent.
-  field = random.Chance(0.5) ? field ^ (uint64_t{1} << random.Below(static_cast<uint64_t>(ExponentBits(dtype))))
-                             : random.Below(all_ones);
+  field = random.Chance(0.5)
+              ? field ^ (uint64_t{1} << random.Below(static_cast<uint64_t>(ExponentBits(dtype))))
+              : random.Below(all_ones);
   if (field == all_ones) field ^= 1;  // stay finite: specials are boundary moves
   bits = (bits & ~(all_ones << shift)) | (field << shift);
   return ValueOf(bits, dtype);
@@ -211,8 +228,10 @@ void MutateInputs(std::vector<HuntTensor>& tensors, const MoveSet& moves, HuntRa
   for (HuntTensor& tensor : tensors) MutateElements(tensor, moves, random);
   if (moves.cancel && (!(moves.bits || moves.boundaries) || random.Chance(0.5))) {
     const size_t chosen = random.Below(tensors.size());
-    if (random.Chance(0.5)) MirrorRows(tensors, chosen, random);
-    else ShapeRows(tensors[chosen], random);
+    if (random.Chance(0.5))
+      MirrorRows(tensors, chosen, random);
+    else
+      ShapeRows(tensors[chosen], random);
   }
 }
 

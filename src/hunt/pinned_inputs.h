@@ -6,18 +6,18 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aclnn_check {
 
 // order[k] = the logical index at which the generator puts special k of numel specials.
-std::vector<int64_t> SpecialOrder(uint64_t seed, const std::string& point_id, const std::string& tensor,
-                                  int64_t numel);
+std::vector<int64_t> SpecialOrder(uint64_t seed, const std::string& point_id,
+                                  const std::string& tensor, int64_t numel);
 
 // The specials list that reproduces values exactly (each already a value of the tensor's dtype).
-std::vector<nlohmann::json> PinnedSpecials(const std::vector<double>& values, const std::vector<int64_t>& order);
+std::vector<nlohmann::json> PinnedSpecials(const std::vector<double>& values,
+                                           const std::vector<int64_t>& order);
 
 }  // namespace aclnn_check

@@ -79,7 +79,8 @@ void LogitSubnormalFlush(const OpArgs& args) {
   const double tiny = SmallestNormal(DType::kFloat32);
   if (dy_view.dtype == DType::kFloat16) return;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (dy[i] != 0 && std::fabs(dy[i]) < tiny && std::isfinite(out[i])) out[i] = std::copysign(0.0, out[i]);
+    if (dy[i] != 0 && std::fabs(dy[i]) < tiny && std::isfinite(out[i]))
+      out[i] = std::copysign(0.0, out[i]);
   }
   WriteFromDouble(*args.tensor(2), out);
 }
@@ -91,8 +92,10 @@ void NsaHalfAccumulation(const OpArgs& args) {
   const std::vector<float> grad = ReadAsFloat(*args.tensor(op::kOutputGrad));
   std::vector<float> weight_grad = ReadAsFloat(*args.tensor(op::kWeightGrad));
   const int64_t heads = input_view.shape[1], head_dim = input_view.shape[2];
-  const int64_t block = op::IntParam(args, op::kBlockSize), stride = op::IntParam(args, op::kStride);
-  const auto sequences = op::Sequences(args.param<std::vector<int64_t>>(op::kActSeqLen), input_view.shape[0], block, stride);
+  const int64_t block = op::IntParam(args, op::kBlockSize),
+                stride = op::IntParam(args, op::kStride);
+  const auto sequences = op::Sequences(args.param<std::vector<int64_t>>(op::kActSeqLen),
+                                       input_view.shape[0], block, stride);
   for (int64_t n = 0; n < heads; ++n) {
     for (int64_t j = 0; j < block; ++j) {
       float sum = 0;
@@ -134,12 +137,14 @@ void LayerNormCancelledColumn(const OpArgs& args) {
     double sum = 0, magnitude = 0;
     for (int64_t r = 0; r < rows->rows; ++r) {
       const size_t at = static_cast<size_t>(r * rows->row_size + j);
-      const double term = grad[at] * (input[at] - mean[static_cast<size_t>(r)]) * rstd[static_cast<size_t>(r)];
+      const double term =
+          grad[at] * (input[at] - mean[static_cast<size_t>(r)]) * rstd[static_cast<size_t>(r)];
       sum += term;
       magnitude += std::fabs(term);
     }
     const bool large = magnitude >= kLargeTerm * static_cast<double>(rows->rows);
-    if (std::isfinite(magnitude) && large && std::fabs(sum) < 1e-3 * magnitude) weight_grad[static_cast<size_t>(j)] = 0;
+    if (std::isfinite(magnitude) && large && std::fabs(sum) < 1e-3 * magnitude)
+      weight_grad[static_cast<size_t>(j)] = 0;
   }
   WriteFromDouble(*args.tensor(op::kGradWeight), weight_grad);
 }
@@ -147,12 +152,15 @@ void LayerNormCancelledColumn(const OpArgs& args) {
 void Run(const Operator& op, const OpArgs& args, void*) {
   const ReferenceResult exact = op.Reference(args);
   for (size_t slot = 0; slot < exact.outputs.size(); ++slot) {
-    if (exact.outputs[slot].computed && args.tensor(slot)) WriteFromDouble(*args.tensor(slot), exact.outputs[slot].value);
+    if (exact.outputs[slot].computed && args.tensor(slot))
+      WriteFromDouble(*args.tensor(slot), exact.outputs[slot].value);
   }
   if (kFault == Fault::kSwiGluSigmoidBand && op.name() == "SwiGluGrad") SwiGluSigmoidBand(args);
   if (kFault == Fault::kLogitSubnormalFlush && op.name() == "LogitGrad") LogitSubnormalFlush(args);
-  if (kFault == Fault::kNsaHalfAccumulation && op.name() == "NsaCompressGrad") NsaHalfAccumulation(args);
-  if (kFault == Fault::kLayerNormCancelledColumn && op.name() == "LayerNormBackward") LayerNormCancelledColumn(args);
+  if (kFault == Fault::kNsaHalfAccumulation && op.name() == "NsaCompressGrad")
+    NsaHalfAccumulation(args);
+  if (kFault == Fault::kLayerNormCancelledColumn && op.name() == "LayerNormBackward")
+    LayerNormCancelledColumn(args);
 }
 
 uint64_t WorkspaceBytes(const Operator&, const OpArgs&) { return 0; }

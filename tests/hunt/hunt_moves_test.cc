@@ -23,16 +23,20 @@ bool Contains(const std::vector<double>& values, double value, double relative =
 
 TEST(HuntBoundaries, NumbersOfARuleCondition) {
   EXPECT_EQ(NumbersInText("A is finite and A < -87.3365"), (std::vector<double>{-87.3365}));
-  EXPECT_EQ(NumbersInText("|factor| <= c * u * mag(factor) + 2^-126"), (std::vector<double>{std::ldexp(1.0, -126)}));
+  EXPECT_EQ(NumbersInText("|factor| <= c * u * mag(factor) + 2^-126"),
+            (std::vector<double>{std::ldexp(1.0, -126)}));
   EXPECT_EQ(NumbersInText("self == -3 or 1e-3"), (std::vector<double>{-3, 1e-3}));
 }
 
 TEST(HuntBoundaries, TheOperatorsOwnAndTheFormulasBranchPoints) {
-  const Boundaries swiglu = BoundariesOf(*FindOperator("SwiGluGrad"), DType::kFloat32, std::nullopt);
-  EXPECT_TRUE(Contains(swiglu.of_operator, -87.3365));           // its rule swiglu.sigmoid_underflow
+  const Boundaries swiglu =
+      BoundariesOf(*FindOperator("SwiGluGrad"), DType::kFloat32, std::nullopt);
+  EXPECT_TRUE(Contains(swiglu.of_operator, -87.3365));  // its rule swiglu.sigmoid_underflow
   EXPECT_TRUE(Contains(swiglu.of_operator, 24 * std::log(2.0)));  // float32 sigmoid saturates
-  EXPECT_TRUE(Contains(swiglu.of_operator, std::log(LargestFinite(DType::kFloat32))));  // exp overflows
-  const Boundaries hardswish = BoundariesOf(*FindOperator("HardswishBackward"), DType::kFloat16, std::nullopt);
+  EXPECT_TRUE(
+      Contains(swiglu.of_operator, std::log(LargestFinite(DType::kFloat32))));  // exp overflows
+  const Boundaries hardswish =
+      BoundariesOf(*FindOperator("HardswishBackward"), DType::kFloat16, std::nullopt);
   EXPECT_TRUE(Contains(hardswish.of_operator, 3));
   EXPECT_TRUE(Contains(hardswish.of_operator, -1.5));
   EXPECT_TRUE(Contains(hardswish.of_dtype, 65504));
@@ -77,7 +81,8 @@ TEST(HuntMoves, MoveSetsByName) {
 TEST(HuntPinnedInputs, TheGeneratorPutsEveryValueBackAtItsPosition) {
   const int64_t n = 777;
   std::vector<double> values(n);
-  for (int64_t i = 0; i < n; ++i) values[i] = RoundTo(std::ldexp(1.0 + i, static_cast<int>(i % 40) - 20), DType::kBFloat16);
+  for (int64_t i = 0; i < n; ++i)
+    values[i] = RoundTo(std::ldexp(1.0 + i, static_cast<int>(i % 40) - 20), DType::kBFloat16);
   values[5] = std::nan("");
   values[6] = -INFINITY;
   values[7] = -0.0;
@@ -85,7 +90,8 @@ TEST(HuntPinnedInputs, TheGeneratorPutsEveryValueBackAtItsPosition) {
   InputSpec spec;
   spec.specials = PinnedSpecials(values, order);
   const std::vector<double> generated =
-      GenerateValues(spec, n, CounterRandom(11, "case/dtype=bfloat16", "x"), SpecialContext{DType::kBFloat16, std::nullopt});
+      GenerateValues(spec, n, CounterRandom(11, "case/dtype=bfloat16", "x"),
+                     SpecialContext{DType::kBFloat16, std::nullopt});
   for (int64_t i = 0; i < n; ++i) {
     if (std::isnan(values[i])) {
       EXPECT_TRUE(std::isnan(generated[i]));
@@ -97,10 +103,12 @@ TEST(HuntPinnedInputs, TheGeneratorPutsEveryValueBackAtItsPosition) {
 }
 
 TEST(HuntMeasures, AFailingCallBeatsAnyPassingOneThenTheMeasure) {
-  const nlohmann::json passing = nlohmann::json::parse(R"({"verdict": "passed", "failures": [], "outputs": [
+  const nlohmann::json passing =
+      nlohmann::json::parse(R"({"verdict": "passed", "failures": [], "outputs": [
       {"metrics": {"elements": 10, "max_ulp": 3.5, "max_rel": 1e-3}, "precision": {"device": {"mare": 2e-4}}},
       {"metrics": {"elements": 6, "max_ulp": "inf", "max_rel": "nan"}}]})");
-  const nlohmann::json failing = nlohmann::json::parse(R"({"verdict": "failed", "failures": [{"rule": "r"}],
+  const nlohmann::json failing =
+      nlohmann::json::parse(R"({"verdict": "failed", "failures": [{"rule": "r"}],
       "outputs": [{"metrics": {"elements": 4, "max_ulp": 1, "max_rel": 0}}]})");
   EXPECT_EQ(ScoreOf(passing, HuntMeasure::kUlp).value, INFINITY);
   EXPECT_EQ(ScoreOf(passing, HuntMeasure::kRel).value, 1e-3);  // NaN is no evidence
