@@ -29,6 +29,7 @@
 #include "device_access/provider.h"
 #include "report/bench_history.h"
 #include "check_stages.h"
+#include "hunt_candidates.h"
 #include "triad.h"
 #include "workload.h"
 #ifdef ACLNN_BENCH_TORCH
@@ -132,6 +133,8 @@ int main(int argc, char** argv) {
   }
   // The harness's generate, reference and check stages of the same workloads (--stages=0: none).
   if (arguments.stages) RegisterCheckStages(workloads->workloads(), arguments.threads);
+  // Candidates a hunt judges per second beside the default suite's elements per second.
+  if (arguments.stages) RegisterHuntCandidates(arguments.provider, *ProductOfSoc(soc), ACLNN_BENCH_KERNELS "/../cases");
 #ifdef ACLNN_BENCH_TORCH
   RegisterTorchPeers(workloads->workloads(), arguments.threads);
 #endif

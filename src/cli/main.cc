@@ -12,6 +12,7 @@
 #include "cli/bench_arguments.h"
 #include "cli/catalogue_commands.h"
 #include "cli/golden_commands.h"
+#include "cli/hunt_command.h"
 #include "cli/import_command.h"
 #include "cli/report_commands.h"
 #include "cli/run_arguments.h"
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
   AddImportCommand(app, &exit_code);
   AddBenchCommands(app, argv[0], &exit_code);
   AddCatalogueListings(app);
+  AddHuntCommand(app, &exit_code);
 
   try {
     std::optional<std::vector<std::string>> arguments = ArgumentsForCli11(argc, argv);
