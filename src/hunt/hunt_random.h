@@ -5,14 +5,14 @@
 
 #include <cstdint>
 
-#include "cases/input_generator.h"
+#include "core/hashing.h"
 
 namespace aclnn_check {
 
 class HuntRandom {
  public:
-  explicit HuntRandom(uint64_t seed) : state_(CounterRandom::Mix(seed ^ 0x68756E74ull)) {}
-  uint64_t Next() { return CounterRandom::Mix(state_ += 0x9E3779B97F4A7C15ull); }
+  explicit HuntRandom(uint64_t seed) : state_(SplitMix64Finalize(seed ^ 0x68756E74ull)) {}
+  uint64_t Next() { return SplitMix64Finalize(state_ += kSplitMix64Increment); }
   // In [0, n); n > 0. The modulo bias is below 2^-40 for the sizes a hunt draws.
   uint64_t Below(uint64_t n) { return Next() % n; }
   double Uniform() { return static_cast<double>(Next() >> 11) * 0x1p-53; }  // [0, 1)

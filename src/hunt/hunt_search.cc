@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cases/input_generator.h"
+#include "core/hashing.h"
 #include "cases/test_point.h"
 #include "device_access/loader.h"
 #include "hunt/pinned_inputs.h"
@@ -104,7 +105,7 @@ int64_t Numel(const Dims& shape) {
 void DrawFresh(std::vector<HuntTensor>& tensors, const TestPoint& point, uint64_t draw) {
   const CaseFile& c = *point.case_file;
   for (HuntTensor& tensor : tensors) {
-    const uint64_t seed = draw == 0 ? c.seed : CounterRandom::Mix(c.seed + draw);
+    const uint64_t seed = draw == 0 ? c.seed : SplitMix64Finalize(c.seed + draw);
     tensor.values = GenerateValues(c.inputs.at(tensor.name), Numel(tensor.shape),
                                    CounterRandom(seed, point.id, tensor.name),
                                    SpecialContext{tensor.dtype, EpsParameter(point)});
