@@ -14,22 +14,10 @@
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardswish_backward.h"
-#include "device_access/loader.h"
+#include "support/emulated_provider.h"
 
 namespace aclnn_check {
 namespace {
-
-const SharedLibraries& CpuProvider() {
-  static const SharedLibraries libraries(ProviderPaths("cpu"));
-  return libraries;
-}
-
-template <typename Function>
-Function Resolve(const char* name) {
-  return reinterpret_cast<Function>(CpuProvider().Require(name));
-}
-
-#define ACL(name) Resolve<decltype(&name)>(#name)
 
 TEST(EmulatedRuntime, AclInitCountsRepeatsAndFinalizeEndsThem) {
   ACL(aclFinalize)();  // whatever earlier tests left: finalized from here on
