@@ -112,6 +112,9 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
                                              std::to_string(launch->workspace_bytes) +
                                              " bytes GetWorkspaceSize asked for");
   }
+  if (const auto launching = ActiveBackend().launching) {
+    launching(*launch->op, launch->serial, launch->repeatable, launch->args);
+  }
   return LaunchOnStream(*launch->op, std::move(launch->args), workspace, stream);
 }
 

@@ -21,6 +21,7 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::unordered_set<aclOpExecutor*> live;
+  uint64_t created = 0;
 };
 
 Registry& Executors() {
@@ -93,6 +94,7 @@ aclnnStatus SetTensorAddress(const char* function, SlotRole role, aclOpExecutor*
 void AdoptExecutor(aclOpExecutor* executor) {
   Registry& registry = Executors();
   std::lock_guard lock(registry.mutex);
+  executor->serial = ++registry.created;
   registry.live.insert(executor);
 }
 
@@ -102,10 +104,12 @@ std::optional<ExecutorLaunch> ClaimExecutor(aclOpExecutor* executor) {
   const auto found = registry.live.find(executor);
   if (found == registry.live.end()) return std::nullopt;
   if (executor->repeatable) {
-    return ExecutorLaunch{executor->op, executor->args, executor->workspace_bytes};
+    return ExecutorLaunch{executor->op, executor->args, executor->workspace_bytes,
+                          executor->serial, true};
   }
   registry.live.erase(found);
-  ExecutorLaunch launch{executor->op, std::move(executor->args), executor->workspace_bytes};
+  ExecutorLaunch launch{executor->op, std::move(executor->args), executor->workspace_bytes,
+                        executor->serial, false};
   delete executor;
   return launch;
 }

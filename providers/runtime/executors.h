@@ -12,7 +12,7 @@
 
 namespace aclnn_check::provider {
 
-// Registers a new executor, owned by the registry from here on.
+// Registers a new executor, owned by the registry from here on, and numbers it (serial).
 void AdoptExecutor(aclOpExecutor* executor);
 
 // What one execute call runs: a copy of the executor's operator and arguments as they are at
@@ -21,6 +21,8 @@ struct ExecutorLaunch {
   const Operator* op = nullptr;
   OpArgs args;
   uint64_t workspace_bytes = 0;
+  uint64_t serial = 0;
+  bool repeatable = false;
 };
 
 // The launch of a live executor, consuming (deleting) one that is not repeatable; nullopt for a

@@ -29,6 +29,7 @@ struct aclOpExecutor {
   aclnn_check::OpArgs args;
   uint64_t workspace_bytes = 0;
   bool repeatable = false;
+  uint64_t serial = 0;  // 1, 2, ... in the order of creation: an identity no later one reuses
   // The tensors of the GetWorkspaceSize call, one per TensorSlot (null where the caller passed
   // null): the address setters accept only the tensor the call gave at that position.
   std::vector<const aclTensor*> handles;
