@@ -30,6 +30,7 @@ aclnn_collect_cuda_kernels()
 add_library(aclnn_cuda SHARED
   providers/cuda/backend.cc
   providers/cuda/runtime.cc
+  providers/cuda/contexts.cc
   kernels/cuda/cuda_column_sum.cu
   kernels/cuda/cuda_launch.cu
   ${ACLNN_CUDA_KERNEL_SOURCES})

@@ -3,6 +3,7 @@
 // implement. Like CANN's, this header is C++ only.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
@@ -30,5 +31,15 @@ ACL_FUNC_VISIBILITY aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray* array);
+
+// Executor reuse (hicann/opbase docs/en/api/nnopbase/aclnn/aclSetAclOpExecutorRepeatable.md and
+// its neighbours): a repeatable executor survives its execute calls until aclDestroyAclOpExecutor;
+// the setters move the index-th input (resp. output) tensor, counted in prototype order, to addr.
+ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index,
+                                                      aclTensor* tensor, void* addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index,
+                                                       aclTensor* tensor, void* addr);
 
 }  // extern "C"

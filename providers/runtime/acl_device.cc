@@ -20,7 +20,9 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
     provider::SetLastError("aclrtGetDeviceCount: count is null");
     return ACL_ERROR_INVALID_PARAM;
   }
-  *count = provider::kEmulatedDeviceCount;
+  const int32_t emulated = provider::EmulatedDeviceCount();
+  if (emulated == 0) return ACL_ERROR_INVALID_PARAM;  // the message names ACLNN_CPU_DEVICES
+  *count = static_cast<uint32_t>(emulated);
   return ACL_SUCCESS;
 }
 
@@ -49,8 +51,8 @@ aclError aclrtCreateStream(aclrtStream* stream) { return provider::CreateStream(
 aclError aclrtDestroyStream(aclrtStream stream) { return provider::DestroyStream(stream); }
 aclError aclrtSynchronizeStream(aclrtStream stream) { return provider::SynchronizeStream(stream); }
 
-// Work runs on the synchronising thread, so it always finishes within any timeout; -1 means
-// wait for ever, and smaller values are invalid.
+// The emulator waits for the work whatever the timeout (its work always ends); -1 means wait for
+// ever, and smaller values are invalid.
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   if (timeout < -1) {
     provider::SetLastError("aclrtSynchronizeStreamWithTimeout: timeout " +

@@ -1,5 +1,6 @@
 // aclrtMalloc, aclrtMallocHost, aclrtMemcpy, aclrtMemset and their frees over the emulator's
-// memory model (host_memory.h). aclrtMemcpy and aclrtMemset act at once, as CANN documents.
+// memory model (host_memory.h). aclrtMemcpy and aclrtMemset act at once, as CANN documents, and
+// reach strict device memory through its read-write mapping.
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -12,6 +13,7 @@
 
 namespace {
 
+using aclnn_check::provider::HostAccess;
 using aclnn_check::provider::InsideMemory;
 using aclnn_check::provider::MemoryKind;
 
@@ -128,7 +130,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemcpy: device range outside every aclrtMalloc allocation");
   }
-  Copy(dst, src, count);
+  Copy(HostAccess(dst), HostAccess(src), count);
   return ACL_SUCCESS;
 }
 
@@ -141,7 +143,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemset: range outside every aclrtMalloc and aclrtMallocHost allocation");
   }
-  auto* bytes = static_cast<std::byte*>(devPtr);
+  auto* bytes = static_cast<std::byte*>(HostAccess(devPtr));
   InChunks(count, [&](size_t begin, size_t length) { std::memset(bytes + begin, value, length); });
   return ACL_SUCCESS;
 }

@@ -15,6 +15,13 @@ struct ComputeBackend {
   void (*run)(const Operator& op, const OpArgs& args, void* workspace);
   // Replaces Operator::Validate when set; only the test-only faulty providers set it.
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product) = nullptr;
+  // Test-only (tests/faulty_provider/pattern_faults.cc): called by each execute call that passed
+  // with its operator, the executor's serial number (unique in the process), whether it is repeatable, and the
+  // arguments its launch will run with, which it may change.
+  void (*launching)(const Operator& op, uint64_t executor_serial, bool repeatable,
+                    OpArgs& args) = nullptr;
+  // Test-only: called by aclDestroyTensor with the device address the tensor held.
+  void (*tensor_destroyed)(const void* data) = nullptr;
 };
 
 const ComputeBackend& ActiveBackend();

@@ -1,6 +1,7 @@
 #include "providers/runtime/device_runtime.h"
 
 #include <array>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,7 @@ namespace {
 struct Context {
   int32_t device = 0;
   bool is_default = false;
+  std::shared_ptr<Stream> default_stream = std::make_shared<Stream>();
 };
 
 struct Device {
@@ -30,7 +32,7 @@ struct StreamEntry {
 // One lock for the whole table: these calls are rare next to operator calls.
 struct RuntimeTable {
   std::mutex mutex;
-  std::array<Device, kEmulatedDeviceCount> devices;
+  std::array<Device, kMaxEmulatedDevices> devices;
   std::unordered_map<Context*, std::unique_ptr<Context>> contexts;
   std::unordered_map<void*, StreamEntry> streams;
 };
@@ -47,13 +49,25 @@ aclError Fail(aclError status, std::string message) {
   return status;
 }
 
-bool ValidDevice(int32_t device) { return device >= 0 && device < kEmulatedDeviceCount; }
+int32_t ParseDeviceCount() {
+  const char* text = std::getenv("ACLNN_CPU_DEVICES");
+  if (!text || !*text) return 1;
+  char* end = nullptr;
+  const long count = std::strtol(text, &end, 10);
+  if (*end != '\0' || count < 1 || count > kMaxEmulatedDevices) return 0;
+  return static_cast<int32_t>(count);
+}
+
+bool ValidDevice(int32_t device) { return device >= 0 && device < EmulatedDeviceCount(); }
 
 aclError InvalidDevice(const char* function, int32_t device) {
+  const int32_t count = EmulatedDeviceCount();
+  if (count == 0) return ACL_ERROR_RT_INVALID_DEVICEID;  // EmulatedDeviceCount set the message
   return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
               std::string(function) + ": device " + std::to_string(device) +
-                  " does not exist (the emulator has " + std::to_string(kEmulatedDeviceCount) +
-                  " device, id 0)");
+                  " does not exist (the emulator has " + std::to_string(count) +
+                  " device(s), ids 0 to " + std::to_string(count - 1) +
+                  "; ACLNN_CPU_DEVICES sets the count)");
 }
 
 // The calling thread's context if it is still alive. Needs the table's lock.
@@ -65,7 +79,7 @@ Context* LiveCurrentContext(RuntimeTable& table) {
 // Unregisters the context's streams and returns their queues, so that the caller runs what is
 // still pending without holding the lock (CANN waits for unfinished tasks before releasing).
 std::vector<std::shared_ptr<Stream>> TakeStreams(RuntimeTable& table, const Context* context) {
-  std::vector<std::shared_ptr<Stream>> taken;
+  std::vector<std::shared_ptr<Stream>> taken{context->default_stream};
   for (auto it = table.streams.begin(); it != table.streams.end();) {
     if (it->second.context == context) {
       taken.push_back(std::move(it->second.queue));
@@ -78,10 +92,20 @@ std::vector<std::shared_ptr<Stream>> TakeStreams(RuntimeTable& table, const Cont
 }
 
 void RunAll(const std::vector<std::shared_ptr<Stream>>& queues) {
-  for (const auto& queue : queues) queue->RunPending();
+  for (const auto& queue : queues) queue->Synchronize();
 }
 
 }  // namespace
+
+int32_t EmulatedDeviceCount() {
+  static const int32_t count = ParseDeviceCount();
+  if (count == 0) {
+    SetLastError(std::string("ACLNN_CPU_DEVICES='") + std::getenv("ACLNN_CPU_DEVICES") +
+                 "': expected a whole number of emulated devices from 1 to " +
+                 std::to_string(kMaxEmulatedDevices));
+  }
+  return count;
+}
 
 aclError SetDevice(int32_t device) {
   if (!ValidDevice(device)) return InvalidDevice("aclrtSetDevice", device);
@@ -146,6 +170,9 @@ aclError SynchronizeCurrentDevice() {
     }
     for (const auto& [handle, entry] : table.streams) {
       if (entry.context->device == context->device) queues.push_back(entry.queue);
+    }
+    for (const auto& [handle, owned] : table.contexts) {
+      if (owned->device == context->device) queues.push_back(owned->default_stream);
     }
   }
   RunAll(queues);
@@ -246,26 +273,36 @@ aclError DestroyStream(aclrtStream stream) {
     queue = std::move(found->second.queue);
     table.streams.erase(found);
   }
-  queue->RunPending();
+  queue->Synchronize();
   return ACL_SUCCESS;
 }
 
 aclError SynchronizeStream(aclrtStream stream) {
-  if (!stream) return ACL_SUCCESS;  // the default stream runs its work at once
-  const std::shared_ptr<Stream> queue = FindStream(stream);
+  const std::shared_ptr<Stream> queue = FindStream(stream).queue;
+  if (!queue && !stream) {
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "aclrtSynchronizeStream: the default stream (null) needs a context on this thread "
+                "(call aclrtSetDevice or aclrtCreateContext first)");
+  }
   if (!queue) {
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtSynchronizeStream: not a live stream from aclrtCreateStream");
   }
-  queue->RunPending();
+  queue->Synchronize();
   return ACL_SUCCESS;
 }
 
-std::shared_ptr<Stream> FindStream(aclrtStream stream) {
+StreamTarget FindStream(aclrtStream stream) {
   RuntimeTable& table = Table();
   std::lock_guard lock(table.mutex);
+  if (!stream) {
+    const Context* context = LiveCurrentContext(table);
+    if (!context) return {};
+    return {context->default_stream, context->device};
+  }
   const auto found = table.streams.find(stream);
-  return found == table.streams.end() ? nullptr : found->second.queue;
+  if (found == table.streams.end()) return {};
+  return {found->second.queue, found->second.context->device};
 }
 
 }  // namespace aclnn_check::provider

@@ -3,7 +3,9 @@
 // (shared by every thread) current on the calling thread; aclrtResetDevice releases the default
 // context and its streams when the count reaches 0; aclrtCreateContext makes an explicit context
 // current; each thread has its own current context; a stream belongs to the context current when
-// it was created. Nothing here knows where device memory lives, so any backend can keep it.
+// it was created; every context has a default stream (the null handle), shared by the threads
+// that share the context and released with it (hicann/runtime docs/zh/dev_guide/
+// 03-02_stream_management.md). Nothing here knows where device memory lives.
 #pragma once
 
 #include <cstdint>
@@ -14,8 +16,11 @@
 
 namespace aclnn_check::provider {
 
-// The emulator has one device, id 0.
-inline constexpr int32_t kEmulatedDeviceCount = 1;
+// The emulator has ACLNN_CPU_DEVICES devices (default 1), ids 0 to count - 1, read once.
+inline constexpr int32_t kMaxEmulatedDevices = 64;
+// The count, or 0 when ACLNN_CPU_DEVICES is not a whole number from 1 to kMaxEmulatedDevices
+// (then the message of aclGetRecentErrMsg names the variable).
+int32_t EmulatedDeviceCount();
 
 // Every function returns CANN's status and, on failure, sets the message of aclGetRecentErrMsg.
 aclError SetDevice(int32_t device);
@@ -31,9 +36,16 @@ aclError GetCurrentContext(aclrtContext* context);
 
 aclError CreateStream(aclrtStream* stream);
 aclError DestroyStream(aclrtStream stream);
+// A null stream is the default stream of the calling thread's current context.
 aclError SynchronizeStream(aclrtStream stream);
 
-// The queue behind a stream handle; nullptr for a handle that is not a live stream.
-std::shared_ptr<Stream> FindStream(aclrtStream stream);
+// Where a launch goes: the queue behind a stream handle (null: the current context's default
+// stream) and the device it belongs to; queue is null for a handle that is not a live stream, or
+// a null handle on a thread without a context.
+struct StreamTarget {
+  std::shared_ptr<Stream> queue;
+  int32_t device = 0;
+};
+StreamTarget FindStream(aclrtStream stream);
 
 }  // namespace aclnn_check::provider

@@ -2,28 +2,16 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <string>
-#include <unordered_set>
 
 #include "core/product.h"
 #include "providers/runtime/backend.h"
+#include "providers/runtime/executors.h"
 #include "providers/runtime/objects.h"
 #include "providers/runtime/stream_launch.h"
 
 namespace aclnn_check::provider {
 namespace {
-
-// Executors not yet consumed: an execute call with any other pointer is rejected instead of
-// touching freed memory.
-std::mutex& ExecutorMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-std::unordered_set<aclOpExecutor*>& LiveExecutors() {
-  static std::unordered_set<aclOpExecutor*> executors;
-  return executors;
-}
 
 // Read on every call: a process may switch the emulated product between runs.
 std::optional<Product> EmulatedProduct() { return ProductOfSoc(EmulatedSocName()); }
@@ -108,10 +96,8 @@ aclnnStatus Prepare(const Operator& op, std::vector<const aclTensor*> tensors,
   created->op = &op;
   created->args = std::move(args);
   created->workspace_bytes = backend.workspace_bytes(op, created->args);
-  {
-    std::lock_guard lock(ExecutorMutex());
-    LiveExecutors().insert(created);
-  }
+  created->handles = std::move(tensors);
+  AdoptExecutor(created);
   *workspace_size = created->workspace_bytes;
   *executor = created;
   return ACLNN_SUCCESS;
@@ -119,23 +105,18 @@ aclnnStatus Prepare(const Operator& op, std::vector<const aclTensor*> tensors,
 
 aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                    aclrtStream stream) {
-  {
-    std::lock_guard lock(ExecutorMutex());
-    if (!executor || LiveExecutors().erase(executor) == 0) {
-      return Fail(ACLNN_ERR_PARAM_INVALID, "executor is null, unknown or already used");
-    }
-  }
-  if (executor->workspace_bytes > 0 &&
-      (workspace == nullptr || workspace_size < executor->workspace_bytes)) {
-    const uint64_t needed = executor->workspace_bytes;
-    delete executor;
-    return Fail(ACLNN_ERR_PARAM_INVALID, "workspace smaller than the " + std::to_string(needed) +
+  std::optional<ExecutorLaunch> launch = ClaimExecutor(executor);
+  if (!launch) return Fail(ACLNN_ERR_PARAM_INVALID, "executor is null, unknown or already used");
+  if (launch->workspace_bytes > 0 &&
+      (workspace == nullptr || workspace_size < launch->workspace_bytes)) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, "workspace smaller than the " +
+                                             std::to_string(launch->workspace_bytes) +
                                              " bytes GetWorkspaceSize asked for");
   }
-  const Operator& op = *executor->op;
-  OpArgs args = std::move(executor->args);
-  delete executor;
-  return LaunchOnStream(op, std::move(args), workspace, stream);
+  if (const auto launching = ActiveBackend().launching) {
+    launching(*launch->op, launch->serial, launch->repeatable, launch->args);
+  }
+  return LaunchOnStream(*launch->op, std::move(launch->args), workspace, stream);
 }
 
 }  // namespace aclnn_check::provider

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "aclnn/opdev/op_errno.h"
+#include "providers/runtime/backend.h"
 #include "providers/runtime/dispatch.h"
 
 extern "C" {
@@ -51,6 +52,8 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  const auto destroyed = aclnn_check::provider::ActiveBackend().tensor_destroyed;
+  if (tensor && destroyed) destroyed(tensor->view.data);
   delete tensor;
   return ACLNN_SUCCESS;
 }

@@ -22,9 +22,15 @@ struct aclBoolArray {
   std::vector<bool> values;
 };
 
-// Created by GetWorkspaceSize, consumed by exactly one execute call.
+// Created by GetWorkspaceSize and consumed by one execute call, or, once made repeatable, kept
+// for any number of them until aclDestroyAclOpExecutor (providers/runtime/executors.h).
 struct aclOpExecutor {
   const aclnn_check::Operator* op = nullptr;
   aclnn_check::OpArgs args;
   uint64_t workspace_bytes = 0;
+  bool repeatable = false;
+  uint64_t serial = 0;  // 1, 2, ... in the order of creation: an identity no later one reuses
+  // The tensors of the GetWorkspaceSize call, one per TensorSlot (null where the caller passed
+  // null): the address setters accept only the tensor the call gave at that position.
+  std::vector<const aclTensor*> handles;
 };

@@ -9,8 +9,12 @@
 
 namespace aclnn_check::provider {
 
-// Queues the work on `stream` (null: the default stream, which runs it at once on the host) and
+// Queues the work on `stream` (null: the default stream of the calling thread's context) and
 // returns the status of the enqueue itself; on failure the message of aclGetRecentErrMsg is set.
 aclnnStatus LaunchOnStream(const Operator& op, OpArgs args, void* workspace, aclrtStream stream);
+
+// Host model only: the device of the stream whose launch the calling thread is running (the
+// stream threads set it before each launch's work).
+int32_t DeviceOfRunningLaunch();
 
 }  // namespace aclnn_check::provider

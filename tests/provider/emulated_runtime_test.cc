@@ -14,22 +14,10 @@
 #include "acl/acl_rt.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_hardswish_backward.h"
-#include "device_access/loader.h"
+#include "support/emulated_provider.h"
 
 namespace aclnn_check {
 namespace {
-
-const SharedLibraries& CpuProvider() {
-  static const SharedLibraries libraries(ProviderPaths("cpu"));
-  return libraries;
-}
-
-template <typename Function>
-Function Resolve(const char* name) {
-  return reinterpret_cast<Function>(CpuProvider().Require(name));
-}
-
-#define ACL(name) Resolve<decltype(&name)>(#name)
 
 TEST(EmulatedRuntime, AclInitCountsRepeatsAndFinalizeEndsThem) {
   ACL(aclFinalize)();  // whatever earlier tests left: finalized from here on
@@ -124,10 +112,15 @@ TEST(EmulatedRuntime, ResetDeviceReleasesAtTheLastReference) {
   EXPECT_EQ(count, 1u);
 }
 
-TEST(EmulatedRuntime, AnOperatorRunsWhenItsStreamIsSynchronisedAndNotOnADeadStream) {
+// A CANN-style program that reads an output before aclrtSynchronizeStream reads the bytes the
+// buffer held: the execute call only enqueues. ACLNN_CPU_DEFER_LAUNCHES holds the stream's thread
+// until the synchronisation, so the early read is wrong every time, not only when it wins a race.
+TEST(EmulatedRuntime, AnOutputReadBeforeSynchronisingHoldsTheOldBytesAndADeadStreamRunsNothing) {
+  setenv("ACLNN_CPU_DEFER_LAUNCHES", "1", 1);
   ASSERT_EQ(ACL(aclrtSetDevice)(0), ACL_SUCCESS);
   aclrtStream stream = nullptr;
   ASSERT_EQ(ACL(aclrtCreateStream)(&stream), ACL_SUCCESS);
+  unsetenv("ACLNN_CPU_DEFER_LAUNCHES");
   float host[2][2] = {{2, 4}, {0, 0}};  // gradOutput, self = 0 and 0.75 (factor 0.5 and 0.75)
   const float self[2] = {0, 0.75f};
   void* device[3] = {};
@@ -156,6 +149,14 @@ TEST(EmulatedRuntime, AnOperatorRunsWhenItsStreamIsSynchronisedAndNotOnADeadStre
   ASSERT_EQ(ACL(aclrtMemcpy)(out, 8, device[2], 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   EXPECT_EQ(out[0], 1.0f);  // 2 * (0 / 3 + 0.5)
   EXPECT_EQ(out[1], 3.0f);  // 4 * (0.75 / 3 + 0.5)
+
+  // The default stream (null) of the thread's context queues and synchronises the same way.
+  ASSERT_EQ(ACL(aclrtMemset)(device[2], 8, 0, 8), ACL_SUCCESS);
+  ASSERT_EQ(prepare(tensors[0], tensors[1], tensors[2], &workspace, &executor), ACLNN_SUCCESS);
+  ASSERT_EQ(execute(nullptr, 0, executor, nullptr), ACLNN_SUCCESS);
+  ASSERT_EQ(ACL(aclrtSynchronizeStream)(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtMemcpy)(out, 8, device[2], 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(out[1], 3.0f);
 
   ASSERT_EQ(prepare(tensors[0], tensors[1], tensors[2], &workspace, &executor), ACLNN_SUCCESS);
   ASSERT_EQ(ACL(aclrtDestroyStream)(stream), ACL_SUCCESS);
