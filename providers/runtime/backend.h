@@ -15,6 +15,9 @@ struct ComputeBackend {
   void (*run)(const Operator& op, const OpArgs& args, void* workspace);
   // Replaces Operator::Validate when set; only the test-only faulty providers set it.
   CheckOutcome (*validate)(const Operator& op, const OpArgs& args, Product product) = nullptr;
+  // Host work of the execute call before it enqueues; only the test-only bench-fault providers
+  // set it (tests/faulty_provider/bench_faults.cc: a launch that got slower).
+  void (*before_launch)(const Operator& op) = nullptr;
 };
 
 const ComputeBackend& ActiveBackend();

@@ -134,6 +134,9 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
   const Operator& op = *executor->op;
   OpArgs args = std::move(executor->args);
   delete executor;
+  if (const ComputeBackend& backend = ActiveBackend(); backend.before_launch) {
+    backend.before_launch(op);
+  }
   return LaunchOnStream(op, std::move(args), workspace, stream);
 }
 

@@ -245,6 +245,12 @@ int main(int argc, char** argv) {
       ->add_option("--history", bench_options.history,
                    "JSON lines file the results are appended to ('' for none)")
       ->capture_default_str();
+  bench
+      ->add_option("--pipelined", bench_options.pipelined,
+                   "Launches queued per synchronisation (launch throughput as a framework issues "
+                   "operators); each benchmark is named .../pipelined:N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   bench->allow_extras();
   bench->callback([&] {
     if (bench->get_subcommands().empty()) {
@@ -272,7 +278,7 @@ int main(int argc, char** argv) {
   compare->add_option("new", compare_new, "NEW.json")->required();
   compare
       ->add_option("--threshold", compare_options.threshold,
-                   "Relative change of the median real time below which a change is noise")
+                   "Relative change of a figure's median below which a change is noise")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   compare->add_option("--alpha", compare_options.alpha, "Significance level of the U test")
