@@ -60,9 +60,9 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   if (!event) return NullEvent("aclrtRecordEvent");
-  return CheckEvent("aclrtRecordEvent: cudaEventRecord",
-                    cudaEventRecord(static_cast<cudaEvent_t>(event),
-                                    static_cast<cudaStream_t>(stream)));
+  return CheckEvent(
+      "aclrtRecordEvent: cudaEventRecord",
+      cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)));
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
@@ -76,10 +76,10 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
     SetLastError("aclrtEventElapsedTime: ms, startEvent or endEvent is null");
     return ACL_ERROR_INVALID_PARAM;
   }
-  if (const aclError error = CheckEvent(
-          "aclrtEventElapsedTime: cudaEventElapsedTime",
-          cudaEventElapsedTime(ms, static_cast<cudaEvent_t>(startEvent),
-                               static_cast<cudaEvent_t>(endEvent)))) {
+  if (const aclError error =
+          CheckEvent("aclrtEventElapsedTime: cudaEventElapsedTime",
+                     cudaEventElapsedTime(ms, static_cast<cudaEvent_t>(startEvent),
+                                          static_cast<cudaEvent_t>(endEvent)))) {
     return error;
   }
   if (*ms < 0) {

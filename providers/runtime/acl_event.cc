@@ -23,7 +23,7 @@ using Clock = std::chrono::steady_clock;
 struct HostEvent {
   std::mutex mutex;
   std::condition_variable reached;
-  uint64_t records = 0;  // aclrtRecordEvent calls so far
+  uint64_t records = 0;         // aclrtRecordEvent calls so far
   uint64_t reached_record = 0;  // the latest record whose timestamp the stream has taken
   Clock::time_point stamp;
   aclrtStream stream = nullptr;  // of the latest record

@@ -84,8 +84,8 @@ void ReportHostCounters(benchmark::State& state, const HostTotals& totals) {
   if (totals.issue > 0) state.counters[kLaunchRateCounter] = launches / totals.issue;
 }
 
-void RunPointBenchmark(benchmark::State& state, RepeatableCall& call,
-                       const DeviceSession& session, MinimumTraffic traffic, int pipelined) {
+void RunPointBenchmark(benchmark::State& state, RepeatableCall& call, const DeviceSession& session,
+                       MinimumTraffic traffic, int pipelined) {
   std::optional<EventPair> events;
   if (HasEvents(session.provider())) events.emplace(session.provider());
   state.SetLabel(events ? kDeviceTimeFromEvents : kDeviceTimeFromHost);
@@ -111,14 +111,15 @@ void RegisterPointBenchmark(const std::string& name, const TestPoint& point,
                             const DeviceSession& session, const PointBenchmarkOptions& options) {
   const MinimumTraffic traffic = MinimumTrafficOf(point.op(), DescriptorArgs(point));
   const int pipelined = options.pipelined < 1 ? 1 : options.pipelined;
-  benchmark::RegisterBenchmark(
-      name.c_str(), [&point, &session, traffic, pipelined](benchmark::State& state) {
-        try {
-          RunPointBenchmark(state, CallFor(point, session), session, traffic, pipelined);
-        } catch (const std::exception& error) {
-          state.SkipWithError(FirstLineOf(error).c_str());
-        }
-      })
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [&point, &session, traffic, pipelined](benchmark::State& state) {
+                                 try {
+                                   RunPointBenchmark(state, CallFor(point, session), session,
+                                                     traffic, pipelined);
+                                 } catch (const std::exception& error) {
+                                   state.SkipWithError(FirstLineOf(error).c_str());
+                                 }
+                               })
       ->Unit(benchmark::kMillisecond)
       ->UseManualTime();
 }

@@ -36,7 +36,8 @@ struct PointBenchmarkOptions {
 // dropped when another benchmark starts, so only one point's buffers are alive at a time. A call
 // that fails makes the benchmark report an error. `point` and `session` must outlive the run.
 void RegisterPointBenchmark(const std::string& name, const TestPoint& point,
-                            const DeviceSession& session, const PointBenchmarkOptions& options = {});
+                            const DeviceSession& session,
+                            const PointBenchmarkOptions& options = {});
 
 // Frees the buffers of the last point that ran; call after the run, while its session lives.
 void ReleasePointBenchmarks();

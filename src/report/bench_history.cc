@@ -79,14 +79,14 @@ void AppendBenchHistory(const std::filesystem::path& file,
   std::string lines;
   for (const BenchHistoryEntry& entry : entries) {
     nlohmann::json line{{"name", entry.name},
-                            {"date", entry.date},
-                            {"bytes_per_second", entry.bytes_per_second},
-                            {"items_per_second", entry.items_per_second},
-                            {"git_revision", entry.git_revision},
-                            {"provider", entry.provider},
-                            {"soc", entry.soc},
-                            {"host", entry.host},
-                            {"bytes_per_second_repetitions", entry.bytes_per_second_repetitions}};
+                        {"date", entry.date},
+                        {"bytes_per_second", entry.bytes_per_second},
+                        {"items_per_second", entry.items_per_second},
+                        {"git_revision", entry.git_revision},
+                        {"provider", entry.provider},
+                        {"soc", entry.soc},
+                        {"host", entry.host},
+                        {"bytes_per_second_repetitions", entry.bytes_per_second_repetitions}};
     if (!entry.device_time.empty()) line["device_time"] = entry.device_time;
     const auto figure = [&](const char* key, const std::vector<double>& repetitions) {
       if (repetitions.empty()) return;

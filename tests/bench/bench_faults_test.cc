@@ -53,9 +53,8 @@ class BenchFaults : public testing::Test {
     EXPECT_EQ(Bench(BundledProviderDir() + "/libaclnn_bench_fault_" + variant + ".so", out), 0);
     CompareOptions options;
     options.threshold = 1000;
-    const Comparison comparison =
-        CompareBenchmarkOutputs(Samples(dir_->path() / "base.json"), Samples(dir_->path() / out),
-                                options);
+    const Comparison comparison = CompareBenchmarkOutputs(Samples(dir_->path() / "base.json"),
+                                                          Samples(dir_->path() / out), options);
     EXPECT_EQ(comparison.common, 1u);
     std::vector<Figure> flagged;
     for (const BenchmarkChange& change : comparison.changes) {

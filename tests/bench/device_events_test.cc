@@ -1,13 +1,14 @@
 // The bundled host runtime's events as CANN documents them (hicann/runtime docs/03_api_ref,
 // Event management), called through the dlopen'd cpu provider: timestamps taken in stream order,
 // aclrtEventElapsedTime's states, and the harness's DeviceEvent over them.
+#include "bench/device_events.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
 #include "acl/acl_rt.h"
-#include "bench/device_events.h"
 #include "device_access/device.h"
 #include "device_access/loader.h"
 

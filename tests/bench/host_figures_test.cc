@@ -32,7 +32,11 @@ json Output(double device_ms, double get_workspace_s, double launch_s) {
                     {"host_launch_seconds", launch_s * jitter},
                     {"label", "device time: events"}});
   }
-  return {{"context", {{"date", "2026-11-28"}, {kContextProvider, "cpu"}, {kContextSoc, "Ascend910B3"}, {kContextDeviceTime, "events"}}},
+  return {{"context",
+           {{"date", "2026-11-28"},
+            {kContextProvider, "cpu"},
+            {kContextSoc, "Ascend910B3"},
+            {kContextDeviceTime, "events"}}},
           {"benchmarks", runs}};
 }
 
@@ -85,11 +89,16 @@ TEST(HostFigures, TheHistoryLineKeepsThemApartAndTheTrendNamesTheFigure) {
 
   // The lines AppendBenchHistory writes, read back as the trend page reads them.
   const auto line = [](const BenchHistoryEntry& entry, const std::string& date) {
-    json out = {{"name", entry.name}, {"date", date}, {"bytes_per_second", entry.bytes_per_second},
-                {"bytes_per_second_repetitions", entry.bytes_per_second_repetitions},
-                {"provider", entry.provider}, {"soc", entry.soc}, {"device_time", entry.device_time},
-                {"host_get_workspace_seconds_repetitions", entry.host_get_workspace_seconds_repetitions},
-                {"host_launch_seconds_repetitions", entry.host_launch_seconds_repetitions}};
+    json out = {
+        {"name", entry.name},
+        {"date", date},
+        {"bytes_per_second", entry.bytes_per_second},
+        {"bytes_per_second_repetitions", entry.bytes_per_second_repetitions},
+        {"provider", entry.provider},
+        {"soc", entry.soc},
+        {"device_time", entry.device_time},
+        {"host_get_workspace_seconds_repetitions", entry.host_get_workspace_seconds_repetitions},
+        {"host_launch_seconds_repetitions", entry.host_launch_seconds_repetitions}};
     return out;
   };
   const auto after = BenchHistoryEntries(Output(2, 10e-6, 9e-6));
