@@ -28,7 +28,7 @@ struct BenchHistoryEntry {
   std::string soc;
   std::string host;
   std::vector<double> bytes_per_second_repetitions{};  // in file order
-  std::string device_time;  // "events", "host", or "" when the output does not say
+  std::string device_time{};  // "events", "host", or "" when the output does not say
   std::vector<double> host_get_workspace_seconds_repetitions{};
   std::vector<double> host_launch_seconds_repetitions{};
 };

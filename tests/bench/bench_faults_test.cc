@@ -17,7 +17,7 @@
 namespace aclnn_check {
 namespace {
 
-std::string Quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string ShellQuoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
 
 int RunCli(const std::string& arguments) {
   const std::string command = std::string(ACLNN_CHECK_CLI) + " " + arguments + " >/dev/null 2>&1";
@@ -29,7 +29,7 @@ std::vector<BenchmarkSamples> Samples(const std::filesystem::path& file) {
   return ReadBenchmarkSamples(nlohmann::json::parse(in), file.string());
 }
 
-class BenchFaults : public testing::Test {
+class BenchFaults : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
@@ -40,11 +40,12 @@ class BenchFaults : public testing::Test {
   }
   static void TearDownTestSuite() { delete dir_; }
 
-  // Five repetitions (the U test's minimum here); a delayed run takes one iteration each.
+  // Five repetitions (the U test's minimum here). min_time counts manual (device) time, so a
+  // small one keeps a run whose host got slower to a few iterations per repetition.
   static int Bench(const std::string& provider, const std::string& out) {
-    return RunCli("bench " + Quoted(dir_->path() / "cases") + " --provider " + Quoted(provider) +
-                  " --json " + Quoted(dir_->path() / out) +
-                  " --history '' --benchmark_min_time=0.002 --benchmark_repetitions=5");
+    return RunCli("bench " + ShellQuoted(dir_->path() / "cases") + " --provider " + ShellQuoted(provider) +
+                  " --json " + ShellQuoted(dir_->path() / out) +
+                  " --history '' --benchmark_min_time=0.00001 --benchmark_repetitions=5");
   }
 
   // The figures `bench compare` flags when `variant` is NEW.
@@ -62,8 +63,8 @@ class BenchFaults : public testing::Test {
       if (change.verdict == ChangeVerdict::kRegression) flagged.push_back(change.figure);
     }
     // The command line says the same with its exit code.
-    EXPECT_EQ(RunCli("bench compare " + Quoted(dir_->path() / "base.json") + " " +
-                     Quoted(dir_->path() / out) + " --threshold 1000"),
+    EXPECT_EQ(RunCli("bench compare " + ShellQuoted(dir_->path() / "base.json") + " " +
+                     ShellQuoted(dir_->path() / out) + " --threshold 1000"),
               flagged.empty() ? 0 : 1);
     return flagged;
   }

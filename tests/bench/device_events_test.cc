@@ -15,19 +15,19 @@
 namespace aclnn_check {
 namespace {
 
-const SharedLibraries& CpuProvider() {
+const SharedLibraries& EventsCpuProvider() {
   static const SharedLibraries libraries(ProviderPaths("cpu"));
   return libraries;
 }
 
 template <typename Function>
-Function Resolve(const char* name) {
-  return reinterpret_cast<Function>(CpuProvider().Require(name));
+Function ResolveEvent(const char* name) {
+  return reinterpret_cast<Function>(EventsCpuProvider().Require(name));
 }
 
-#define ACL(name) Resolve<decltype(&name)>(#name)
+#define ACL(name) ResolveEvent<decltype(&name)>(#name)
 
-class HostEvents : public testing::Test {
+class HostEvents : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(ACL(aclrtSetDevice)(0), ACL_SUCCESS);
@@ -104,3 +104,5 @@ TEST(DeviceEvent, TheHarnessTimesTheCpuProvidersStream) {
 
 }  // namespace
 }  // namespace aclnn_check
+
+#undef ACL
