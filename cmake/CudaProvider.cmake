@@ -29,6 +29,7 @@ set(ACLNN_CHECK_CUDA_PROVIDER ON)
 aclnn_collect_cuda_kernels()
 add_library(aclnn_cuda SHARED
   providers/cuda/backend.cc
+  providers/cuda/events.cc
   providers/cuda/runtime.cc
   providers/cuda/contexts.cc
   kernels/cuda/cuda_column_sum.cu

@@ -1,6 +1,7 @@
 // The runtime calls of CANN's acl/acl_rt.h (hicann/runtime include/external/acl/acl_rt.h) that
-// the bundled providers export: initialization, devices, contexts, streams and memory. Only C
-// symbols: the C++ overloads of CANN's acl_rt_api.h are inline wrappers, not exported functions.
+// the bundled providers export: initialization, devices, contexts, streams, events and memory.
+// Only C symbols: the C++ overloads of CANN's acl_rt_api.h are inline wrappers, not exported
+// functions.
 #pragma once
 
 #include <stdbool.h>
@@ -69,6 +70,15 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+// Events (hicann/runtime docs/03_api_ref/07_Event管理.md): recorded on a stream in order with
+// its launches; aclrtEventElapsedTime needs both events recorded and complete.
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent,
+                                                   aclrtEvent endEvent);
 
 // Memory.
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);

@@ -22,6 +22,9 @@ struct ComputeBackend {
                     OpArgs& args) = nullptr;
   // Test-only: called by aclDestroyTensor with the device address the tensor held.
   void (*tensor_destroyed)(const void* data) = nullptr;
+  // Host work of the execute call before it enqueues; only the test-only bench-fault providers
+  // set it (tests/faulty_provider/bench_faults.cc: a launch that got slower).
+  void (*before_launch)(const Operator& op) = nullptr;
 };
 
 const ComputeBackend& ActiveBackend();

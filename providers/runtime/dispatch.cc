@@ -116,6 +116,7 @@ aclnnStatus Launch(void* workspace, uint64_t workspace_size, aclOpExecutor* exec
   if (const auto launching = ActiveBackend().launching) {
     launching(*launch->op, launch->serial, launch->repeatable, launch->args);
   }
+  if (const auto before_launch = ActiveBackend().before_launch) before_launch(*launch->op);
   return LaunchOnStream(*launch->op, std::move(launch->args), workspace, stream);
 }
 

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
 
+#include "bench/point_benchmark.h"
 #include "json_input/input_error.h"
 
 namespace aclnn_check {
@@ -38,7 +40,61 @@ std::string FormatSeconds(double seconds) {
   return text;
 }
 
+// A host counter of one run, in seconds; absent or not a number leaves `into` alone.
+void ReadCounter(const nlohmann::json& run, Figure figure, std::vector<double>& into) {
+  const auto found = run.find(std::string(FigureKey(figure)));
+  if (found != run.end() && found->is_number()) into.push_back(found->get<double>());
+}
+
 }  // namespace
+
+std::string_view FigureName(Figure figure) {
+  switch (figure) {
+    case Figure::kDevice:
+      return "device";
+    case Figure::kHostGetWorkspace:
+      return "host GetWorkspaceSize";
+    case Figure::kHostLaunch:
+      return "host launch";
+  }
+  return "unknown";
+}
+
+std::string_view FigureKey(Figure figure) {
+  switch (figure) {
+    case Figure::kDevice:
+      return "real_time";
+    case Figure::kHostGetWorkspace:
+      return kHostGetWorkspaceCounter;
+    case Figure::kHostLaunch:
+      return kHostLaunchCounter;
+  }
+  return "";
+}
+
+std::string PointBenchmarkName(std::string run_name) {
+  constexpr std::string_view kManual = "/manual_time";
+  if (run_name.size() >= kManual.size() &&
+      run_name.compare(run_name.size() - kManual.size(), kManual.size(), kManual) == 0) {
+    run_name.resize(run_name.size() - kManual.size());
+  }
+  return run_name;
+}
+
+const std::vector<double>& BenchmarkSamples::Of(Figure figure) const {
+  switch (figure) {
+    case Figure::kHostGetWorkspace:
+      return host_get_workspace_seconds;
+    case Figure::kHostLaunch:
+      return host_launch_seconds;
+    default:
+      return seconds;
+  }
+}
+
+std::vector<double>& BenchmarkSamples::Of(Figure figure) {
+  return const_cast<std::vector<double>&>(std::as_const(*this).Of(figure));
+}
 
 std::string_view ChangeVerdictName(ChangeVerdict verdict) {
   switch (verdict) {
@@ -66,7 +122,8 @@ std::vector<BenchmarkSamples> ReadBenchmarkSamples(const nlohmann::json& output,
   }
   std::vector<BenchmarkSamples> samples;
   std::map<std::string, size_t> index;
-  std::map<std::string, double> median_aggregate;
+  std::map<std::string, const nlohmann::json*> median_aggregate;
+  std::map<std::string, double> aggregate_seconds;
   const auto entry_of = [&](const std::string& name) -> BenchmarkSamples& {
     auto [it, added] = index.emplace(name, samples.size());
     if (added) samples.push_back({name, {}, false, std::nullopt});
@@ -84,7 +141,7 @@ std::vector<BenchmarkSamples> ReadBenchmarkSamples(const nlohmann::json& output,
       return it->get<std::string>();
     };
     if (!run.contains("name")) throw InputError(file, at + "/name", "missing");
-    const std::string name = text_field("run_name", text_field("name", ""));
+    const std::string name = PointBenchmarkName(text_field("run_name", text_field("name", "")));
     if (run.value("error_occurred", false)) {
       entry_of(name).error = text_field("error_message", "error");
       continue;
@@ -98,15 +155,22 @@ std::vector<BenchmarkSamples> ReadBenchmarkSamples(const nlohmann::json& output,
         real_time->get<double>() * SecondsPerUnit(text_field("time_unit", "ns"), file, at);
     const std::string run_type = text_field("run_type", "iteration");
     if (run_type == "iteration") {
-      entry_of(name).seconds.push_back(seconds);
+      BenchmarkSamples& entry = entry_of(name);
+      entry.seconds.push_back(seconds);
+      ReadCounter(run, Figure::kHostGetWorkspace, entry.host_get_workspace_seconds);
+      ReadCounter(run, Figure::kHostLaunch, entry.host_launch_seconds);
     } else if (run_type == "aggregate" && text_field("aggregate_name", "") == "median") {
       entry_of(name);
-      median_aggregate[name] = seconds;
+      median_aggregate[name] = &run;
+      aggregate_seconds[name] = seconds;
     }
   }
   for (BenchmarkSamples& s : samples) {
     if (s.seconds.empty() && median_aggregate.count(s.name)) {
-      s.seconds.push_back(median_aggregate[s.name]);
+      s.seconds.push_back(aggregate_seconds[s.name]);
+      ReadCounter(*median_aggregate[s.name], Figure::kHostGetWorkspace,
+                  s.host_get_workspace_seconds);
+      ReadCounter(*median_aggregate[s.name], Figure::kHostLaunch, s.host_launch_seconds);
       s.from_aggregate = true;
     }
   }
@@ -119,6 +183,66 @@ bool Comparison::regressed() const {
   });
 }
 
+namespace {
+
+// Flags the comparison collects while judging: said once, below the table.
+struct JudgeNotes {
+  bool threshold_only = false;
+  bool aggregates_only = false;
+};
+
+BenchmarkChange JudgeFigure(const std::string& name, Figure figure, const BenchmarkSamples& before,
+                            const BenchmarkSamples& now, const CompareOptions& options,
+                            JudgeNotes& notes) {
+  BenchmarkChange change;
+  change.name = name;
+  change.figure = figure;
+  const std::vector<double>& base = before.Of(figure);
+  const std::vector<double>& candidate = now.Of(figure);
+  change.base_seconds = Median(base);
+  change.new_seconds = Median(candidate);
+  change.relative_change = change.new_seconds / change.base_seconds - 1;
+  notes.aggregates_only = notes.aggregates_only || before.from_aggregate || now.from_aggregate;
+  const bool testable = std::min(base.size(), candidate.size()) >= options.min_repetitions;
+  if (testable) change.u_test = MannWhitneyU(base, candidate);
+  notes.threshold_only = notes.threshold_only || !testable;
+  const bool significant = !change.u_test || change.u_test->p_value < options.alpha;
+  if (change.relative_change > options.threshold && significant) {
+    change.verdict = ChangeVerdict::kRegression;
+  } else if (change.relative_change < -options.threshold && significant) {
+    change.verdict = ChangeVerdict::kImprovement;
+  }
+  return change;
+}
+
+// The changes of one benchmark in both files: the device time always, a host figure where both
+// have it; or one line when it failed or has no timings.
+void JudgeBenchmark(const BenchmarkSamples& before, const BenchmarkSamples& now,
+                    const CompareOptions& options, JudgeNotes& notes,
+                    std::vector<BenchmarkChange>& changes) {
+  BenchmarkChange change;
+  change.name = now.name;
+  if (now.error) {
+    change.verdict = ChangeVerdict::kFailed;
+    change.note = *now.error;
+    changes.push_back(change);
+    return;
+  }
+  if (before.error || before.seconds.empty() || now.seconds.empty()) {
+    change.note = before.error ? "failed in BASE: " + *before.error : "no timings";
+    changes.push_back(change);
+    return;
+  }
+  for (const Figure figure : kFigures) {
+    const bool present = !before.Of(figure).empty() && !now.Of(figure).empty();
+    if (figure == Figure::kDevice || present) {
+      changes.push_back(JudgeFigure(now.name, figure, before, now, options, notes));
+    }
+  }
+}
+
+}  // namespace
+
 Comparison CompareBenchmarkOutputs(const std::vector<BenchmarkSamples>& base,
                                    const std::vector<BenchmarkSamples>& candidate,
                                    const CompareOptions& options) {
@@ -126,47 +250,19 @@ Comparison CompareBenchmarkOutputs(const std::vector<BenchmarkSamples>& base,
   std::map<std::string, const BenchmarkSamples*> base_by_name;
   for (const BenchmarkSamples& s : base) base_by_name[s.name] = &s;
   std::map<std::string, bool> in_candidate;
-  bool threshold_only = false, aggregates_only = false;
-  size_t common = 0;
+  JudgeNotes notes;
   for (const BenchmarkSamples& now : candidate) {
     in_candidate[now.name] = true;
-    BenchmarkChange change;
-    change.name = now.name;
     const auto found = base_by_name.find(now.name);
     if (found == base_by_name.end()) {
+      BenchmarkChange change;
+      change.name = now.name;
       change.verdict = ChangeVerdict::kOnlyInNew;
       comparison.changes.push_back(change);
       continue;
     }
-    ++common;
-    const BenchmarkSamples& before = *found->second;
-    if (now.error) {
-      change.verdict = ChangeVerdict::kFailed;
-      change.note = *now.error;
-      comparison.changes.push_back(change);
-      continue;
-    }
-    if (before.error || before.seconds.empty() || now.seconds.empty()) {
-      change.verdict = ChangeVerdict::kNoChange;
-      change.note = before.error ? "failed in BASE: " + *before.error : "no timings";
-      comparison.changes.push_back(change);
-      continue;
-    }
-    change.base_seconds = Median(before.seconds);
-    change.new_seconds = Median(now.seconds);
-    change.relative_change = change.new_seconds / change.base_seconds - 1;
-    aggregates_only = aggregates_only || before.from_aggregate || now.from_aggregate;
-    const bool testable =
-        std::min(before.seconds.size(), now.seconds.size()) >= options.min_repetitions;
-    if (testable) change.u_test = MannWhitneyU(before.seconds, now.seconds);
-    threshold_only = threshold_only || !testable;
-    const bool significant = !change.u_test || change.u_test->p_value < options.alpha;
-    if (change.relative_change > options.threshold && significant) {
-      change.verdict = ChangeVerdict::kRegression;
-    } else if (change.relative_change < -options.threshold && significant) {
-      change.verdict = ChangeVerdict::kImprovement;
-    }
-    comparison.changes.push_back(change);
+    ++comparison.common;
+    JudgeBenchmark(*found->second, now, options, notes, comparison.changes);
   }
   for (const BenchmarkSamples& before : base) {
     if (!in_candidate.count(before.name)) {
@@ -176,15 +272,14 @@ Comparison CompareBenchmarkOutputs(const std::vector<BenchmarkSamples>& base,
       comparison.changes.push_back(change);
     }
   }
-  comparison.common = common;
-  if (threshold_only) {
+  if (notes.threshold_only) {
     comparison.notes.push_back(
         "fewer than " + std::to_string(options.min_repetitions) +
         " repetitions in BASE or NEW for some benchmarks: those are judged by the threshold alone "
         "(no U test, p-value '-'); run both with --benchmark_repetitions=" +
         std::to_string(std::max<size_t>(options.min_repetitions, 9)) + " for a significance test");
   }
-  if (aggregates_only) {
+  if (notes.aggregates_only) {
     comparison.notes.push_back(
         "some benchmarks have only aggregates (--benchmark_report_aggregates_only): their median "
         "stands for the repetitions, so no U test applies; drop that flag to keep the samples");
@@ -197,8 +292,8 @@ std::string FormatComparison(const Comparison& comparison, const CompareOptions&
   for (const BenchmarkChange& c : comparison.changes) width = std::max(width, c.name.size());
   std::string text;
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s %11s %11s %8s %8s  %s\n", static_cast<int>(width),
-                "benchmark", "base", "new", "change", "p-value", "verdict");
+  std::snprintf(line, sizeof line, "%-*s %-21s %11s %11s %8s %8s  %s\n", static_cast<int>(width),
+                "benchmark", "figure", "base", "new", "change", "p-value", "verdict");
   text += line;
   size_t regressions = 0, improvements = 0, failed = 0;
   for (const BenchmarkChange& c : comparison.changes) {
@@ -206,8 +301,8 @@ std::string FormatComparison(const Comparison& comparison, const CompareOptions&
     char change[16] = "-", p[16] = "-";
     if (timed) std::snprintf(change, sizeof change, "%+.1f%%", 100 * c.relative_change);
     if (c.u_test) std::snprintf(p, sizeof p, "%.4f", c.u_test->p_value);
-    std::snprintf(line, sizeof line, "%-*s %11s %11s %8s %8s  %s", static_cast<int>(width),
-                  c.name.c_str(), timed ? FormatSeconds(c.base_seconds).c_str() : "-",
+    std::snprintf(line, sizeof line, "%-*s %-21s %11s %11s %8s %8s  %s", static_cast<int>(width),
+                  c.name.c_str(), timed ? std::string(FigureName(c.figure)).c_str() : "-", timed ? FormatSeconds(c.base_seconds).c_str() : "-",
                   timed ? FormatSeconds(c.new_seconds).c_str() : "-", change, p,
                   std::string(ChangeVerdictName(c.verdict)).c_str());
     text += line;
@@ -220,8 +315,8 @@ std::string FormatComparison(const Comparison& comparison, const CompareOptions&
   char summary[256];
   std::snprintf(
       summary, sizeof summary,
-      "%zu regressions, %zu improvements, %zu failed (threshold %.3g relative change of the "
-      "median real time, alpha %.3g, U test from %zu repetitions)\n",
+      "%zu regressions, %zu improvements, %zu failed (threshold %.3g relative change of a "
+      "figure's median, alpha %.3g, U test from %zu repetitions)\n",
       regressions, improvements, failed, options.threshold, options.alpha, options.min_repetitions);
   text += summary;
   for (const std::string& note : comparison.notes) text += "note: " + note + "\n";

@@ -1,5 +1,7 @@
 #include "bench/provider_call.h"
 
+#include <chrono>
+
 #include "core/status.h"
 
 namespace aclnn_check {
@@ -34,20 +36,42 @@ RepeatableCall::RepeatableCall(const TestPoint& point, const PreparedPoint& prep
   call_.executor = &executor_;
 }
 
-void RepeatableCall::Call() {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+double RepeatableCall::GetWorkspaceSize() {
+  const auto start = std::chrono::steady_clock::now();
   const aclnnStatus status = op_.def().invoke_get_workspace_size(get_workspace_size_, call_);
+  const double seconds = SecondsSince(start);
   if (status != 0) {
     CheckAcl(session_.provider(), static_cast<int>(status),
              op_.workspace_symbol() + " (" + DescribeStatus(status) + ")");
   }
   if (workspace_bytes_ > workspace_.size())
     workspace_ = DeviceBuffer(session_.provider(), workspace_bytes_);
+  return seconds;
+}
+
+double RepeatableCall::Launch() {
+  const auto start = std::chrono::steady_clock::now();
   const aclnnStatus executed = execute_(workspace_bytes_ ? workspace_.data() : nullptr,
                                         workspace_bytes_, executor_, session_.stream());
+  const double seconds = SecondsSince(start);
   if (executed != 0) {
     CheckAcl(session_.provider(), static_cast<int>(executed),
              op_.aclnn_symbol() + " (" + DescribeStatus(executed) + ")");
   }
+  return seconds;
+}
+
+void RepeatableCall::Call() {
+  GetWorkspaceSize();
+  Launch();
   session_.Synchronize();
 }
 

@@ -27,6 +27,12 @@ class RepeatableCall {
   // and status when a call fails.
   void Call();
 
+  // Call's two host steps apart, each returning the host seconds of the provider's call alone:
+  // GetWorkspaceSize (then the workspace grown, untimed), and the execute call, which only
+  // enqueues. A launch needs a GetWorkspaceSize before it (executors are single-use).
+  double GetWorkspaceSize();
+  double Launch();
+
  private:
   const Operator& op_;
   const DeviceSession& session_;

@@ -37,7 +37,7 @@ void AddCompareCommand(CLI::App* bench, int* exit_code) {
   compare->add_option("new", a->candidate, "NEW.json")->required();
   compare
       ->add_option("--threshold", a->options.threshold,
-                   "Relative change of the median real time below which a change is noise")
+                   "Relative change of a figure's median below which a change is noise")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   compare->add_option("--alpha", a->options.alpha, "Significance level of the U test")
@@ -67,6 +67,12 @@ void AddBenchCommands(CLI::App& app, const std::string& program, int* exit_code)
       ->add_option("--history", options->history,
                    "JSON lines file the results are appended to ('' for none)")
       ->capture_default_str();
+  bench
+      ->add_option("--pipelined", options->pipelined,
+                   "Launches queued per synchronisation (launch throughput as a framework issues "
+                   "operators); each benchmark is named .../pipelined:N")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
   bench->allow_extras();
   bench->callback([bench, options, exit_code] {
     if (bench->get_subcommands().empty()) *exit_code = BenchWithFlags(bench, *options);

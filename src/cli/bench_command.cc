@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/build_info.h"
+#include "bench/device_events.h"
 #include "bench/point_benchmark.h"
 #include "bench/operator_workloads.h"
 #include "cases/case_file.h"
@@ -90,7 +91,12 @@ int RunBenchmarks(const BenchOptions& options) {
     std::cerr << "aclnn-check: no test point that must succeed in the given case files\n";
     return 2;
   }
-  for (const TestPoint& point : points) RegisterPointBenchmark(point.id, point, *session);
+  const PointBenchmarkOptions point_options{options.pipelined};
+  const std::string suffix =
+      options.pipelined > 1 ? "/pipelined:" + std::to_string(options.pipelined) : "";
+  for (const TestPoint& point : points) {
+    RegisterPointBenchmark(point.id + suffix, point, *session, point_options);
+  }
 
   std::vector<std::string> args = {options.program};
   args.insert(args.end(), options.benchmark_flags.begin(), options.benchmark_flags.end());
@@ -107,6 +113,7 @@ int RunBenchmarks(const BenchOptions& options) {
   benchmark::AddCustomContext(kContextGitRevision, GitRevision());
   benchmark::AddCustomContext(kContextProvider, options.provider);
   benchmark::AddCustomContext(kContextSoc, soc);
+  benchmark::AddCustomContext(kContextDeviceTime, HasEvents(*provider) ? "events" : "host");
   benchmark::RunSpecifiedBenchmarks();
   ReleasePointBenchmarks();
   benchmark::Shutdown();

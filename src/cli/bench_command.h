@@ -16,11 +16,13 @@ struct BenchOptions {
   std::optional<std::string> soc;
   std::string json_out = "reports/bench/latest.json";
   std::string history = "reports/bench/history.jsonl";  // "" appends nowhere
+  int pipelined = 1;  // launches per synchronisation (PointBenchmarkOptions)
   std::string program;                                  // argv[0], for Google Benchmark
   std::vector<std::string> benchmark_flags;             // --benchmark_* passed through
 };
 
-// One Google Benchmark per test point that must succeed, in case order, named by the point's id;
+// One Google Benchmark per test point that must succeed, in case order, named by the point's id
+// (with "/pipelined:N" when pipelined > 1);
 // writes Google Benchmark's JSON to json_out and appends the history. Exit code: 0, 1 when a
 // benchmark failed, 2 bad usage or bad input (case file, provider, unknown flag).
 int RunBenchmarks(const BenchOptions& options);

@@ -29,6 +29,11 @@ Provider::Provider(std::string spec, std::vector<std::string> paths)
   Bind(libraries_, api_.memcpy, "aclrtMemcpy");
   BindOptional(libraries_, api_.get_soc_name, "aclrtGetSocName");
   BindOptional(libraries_, api_.recent_error, "aclGetRecentErrMsg");
+  BindOptional(libraries_, api_.create_event, "aclrtCreateEvent");
+  BindOptional(libraries_, api_.destroy_event, "aclrtDestroyEvent");
+  BindOptional(libraries_, api_.record_event, "aclrtRecordEvent");
+  BindOptional(libraries_, api_.synchronize_event, "aclrtSynchronizeEvent");
+  BindOptional(libraries_, api_.event_elapsed_time, "aclrtEventElapsedTime");
   Bind(libraries_, api_.create_tensor, "aclCreateTensor");
   Bind(libraries_, api_.destroy_tensor, "aclDestroyTensor");
   Bind(libraries_, api_.create_int_array, "aclCreateIntArray");

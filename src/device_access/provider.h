@@ -27,6 +27,12 @@ struct RuntimeApi {
   decltype(&aclrtMemcpy) memcpy;
   decltype(&aclrtGetSocName) get_soc_name;         // optional: nullptr when absent
   decltype(&aclGetRecentErrMsg) recent_error;      // optional
+  // Events (all five or none are used): optional, a provider without them is timed on the host.
+  decltype(&aclrtCreateEvent) create_event;
+  decltype(&aclrtDestroyEvent) destroy_event;
+  decltype(&aclrtRecordEvent) record_event;
+  decltype(&aclrtSynchronizeEvent) synchronize_event;
+  decltype(&aclrtEventElapsedTime) event_elapsed_time;
   decltype(&aclCreateTensor) create_tensor;
   decltype(&aclDestroyTensor) destroy_tensor;
   decltype(&aclCreateIntArray) create_int_array;

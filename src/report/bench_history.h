@@ -1,9 +1,13 @@
 // Benchmark history (docs/contract/benchmarks.md): `aclnn-check bench` appends one JSON object per
 // benchmark and run to a JSON lines file,
 //   {"name", "date", "bytes_per_second", "items_per_second", "git_revision", "provider", "soc",
-//   "host", "bytes_per_second_repetitions"}
-// (the last, every repetition's rate, since the trend page marks what `bench compare` would flag
-// and draws the spread; lines written before it have only the median).
+//   "host", "bytes_per_second_repetitions", "device_time", "host_get_workspace_seconds",
+//   "host_launch_seconds", "host_get_workspace_seconds_repetitions",
+//   "host_launch_seconds_repetitions"}
+// (bytes_per_second_repetitions, every repetition's rate, since the trend page marks what `bench
+// compare` would flag and draws the spread; "device_time" says how the time behind the rates was
+// taken, "events" or "host"; the host figures, medians and repetitions, are kept apart so that a
+// host-side regression is named as one. Older lines lack the later fields).
 // so that trends over revisions and drivers can be plotted from one file.
 #pragma once
 
@@ -24,15 +28,21 @@ struct BenchHistoryEntry {
   std::string soc;
   std::string host;
   std::vector<double> bytes_per_second_repetitions{};  // in file order
+  std::string device_time{};  // "events", "host", or "" when the output does not say
+  std::vector<double> host_get_workspace_seconds_repetitions{};
+  std::vector<double> host_launch_seconds_repetitions{};
 };
 
 // Context keys aclnn-check adds to Google Benchmark's context (benchmark::AddCustomContext).
 inline constexpr const char* kContextGitRevision = "aclnn_check_git_revision";
 inline constexpr const char* kContextProvider = "aclnn_check_provider";
 inline constexpr const char* kContextSoc = "aclnn_check_soc";
+// How bench took the device time: "events" or "host" (the provider has no events).
+inline constexpr const char* kContextDeviceTime = "aclnn_check_device_time";
 
-// One entry per benchmark of a Google Benchmark JSON output: the median bytes_per_second and
-// items_per_second of its repetitions. Benchmarks that failed or report no bytes_per_second are
+// One entry per benchmark of a Google Benchmark JSON output, named by its point
+// (PointBenchmarkName): the median bytes_per_second and items_per_second of its repetitions, and
+// each repetition's host counters. Benchmarks that failed or report no bytes_per_second are
 // left out; revision, provider and SoC come from the context keys above ("unknown" without them).
 std::vector<BenchHistoryEntry> BenchHistoryEntries(const nlohmann::json& benchmark_output);
 

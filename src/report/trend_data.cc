@@ -31,54 +31,112 @@ double Median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-// `bench compare` times an iteration; for one workload the time is bytes / rate, so the samples are
-// 1 / rate (the scale cancels in the relative change and the U test's ranks).
-BenchmarkSamples SamplesOf(const std::string& name, const std::vector<double>& rates) {
-  BenchmarkSamples samples{name, {}, false, std::nullopt};
+std::vector<double> NumberArray(const json& line, const std::string& key, const std::string& file,
+                                size_t index) {
+  std::vector<double> values;
+  const auto found = line.find(key);
+  if (found == line.end()) return values;
+  const auto bad = [&] {
+    return InputError(file, "line " + std::to_string(index + 1) + "/" + key,
+                      "expected an array of numbers");
+  };
+  if (!found->is_array()) throw bad();
+  for (const json& value : *found) {
+    if (!value.is_number()) throw bad();
+    values.push_back(value.get<double>());
+  }
+  return values;
+}
+
+// A host figure's repetitions, or its median alone (a line with only the median).
+std::vector<double> HostFigure(const json& line, Figure figure, const std::string& file,
+                               size_t index) {
+  const std::string key(FigureKey(figure));
+  std::vector<double> values = NumberArray(line, key + "_repetitions", file, index);
+  if (values.empty()) {
+    if (const auto median = line.find(key); median != line.end() && median->is_number())
+      values.push_back(median->get<double>());
+  }
+  return values;
+}
+
+json Spread(const std::vector<double>& values) {
+  if (values.empty()) return nullptr;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  return {{"median", Median(values)}, {"low", *low}, {"high", *high}};
+}
+
+// `bench compare` times an iteration; for one workload the time is bytes / rate, so the device
+// samples are 1 / rate (the scale cancels in the relative change and the U test's ranks). The
+// host figures are seconds already.
+BenchmarkSamples SamplesOf(const std::string& name, const std::vector<double>& rates,
+                           std::vector<double> get_workspace, std::vector<double> launch) {
+  BenchmarkSamples samples{name, {}, false, std::nullopt, std::move(get_workspace),
+                           std::move(launch)};
   for (double rate : rates) samples.seconds.push_back(rate > 0 ? 1 / rate : 0);
   return samples;
 }
 
+struct BenchRun {
+  json point;
+  BenchmarkSamples samples;
+};
+
+BenchRun ReadBenchRun(const json& line, const std::string& file, size_t i) {
+  const std::string name = Field(line, "name", json::value_t::string, file, i).get<std::string>();
+  const double median = Field(line, "bytes_per_second", json::value_t::number_float, file, i).get<double>();
+  std::vector<double> rates = NumberArray(line, "bytes_per_second_repetitions", file, i);
+  if (rates.empty()) rates.push_back(median);
+  const auto [low, high] = std::minmax_element(rates.begin(), rates.end());
+  std::vector<double> get_workspace = HostFigure(line, Figure::kHostGetWorkspace, file, i);
+  std::vector<double> launch = HostFigure(line, Figure::kHostLaunch, file, i);
+  json point = {{"date", Text(line, "date", "")},
+                {"git_revision", Text(line, "git_revision", "unknown")},
+                {"provider", Text(line, "provider", "unknown")},
+                {"soc", Text(line, "soc", "unknown")},
+                {"host", Text(line, "host", "")},
+                {"device_time", Text(line, "device_time", "")},
+                {"median", rates.size() > 1 ? Median(rates) : median},
+                {"low", *low},
+                {"high", *high},
+                {"repetitions", rates.size()},
+                {"host_get_workspace", Spread(get_workspace)},
+                {"host_launch", Spread(launch)}};
+  return {std::move(point), SamplesOf(name, rates, std::move(get_workspace), std::move(launch))};
+}
+
+// What `bench compare` says of run `now` against `before`: the figures it flags as regressions.
+void MarkChanges(json& point, const BenchRun& before, const BenchRun& now, size_t before_index,
+                 const CompareOptions& options) {
+  const Comparison comparison = CompareBenchmarkOutputs({before.samples}, {now.samples}, options);
+  json regressions = json::array();
+  for (const BenchmarkChange& change : comparison.changes) {
+    if (change.verdict == ChangeVerdict::kRegression) regressions.push_back(FigureName(change.figure));
+    if (change.figure != Figure::kDevice) continue;
+    point["regression"] = change.verdict == ChangeVerdict::kRegression;
+    point["change"] = change.relative_change;  // of the time: positive is slower
+    if (change.u_test) point["p_value"] = change.u_test->p_value;
+  }
+  point["regressions"] = std::move(regressions);
+  point["compared_with"] = before_index;
+}
+
 json BenchTrends(const std::vector<json>& lines, const std::string& file, const CompareOptions& options) {
-  struct Run {
-    json point;
-    std::vector<double> rates;
-  };
-  std::map<std::string, std::vector<Run>> series;
+  std::map<std::string, std::vector<BenchRun>> series;
   for (size_t i = 0; i < lines.size(); ++i) {
-    const json& line = lines[i];
-    const std::string name = Field(line, "name", json::value_t::string, file, i).get<std::string>();
-    const double median = Field(line, "bytes_per_second", json::value_t::number_float, file, i).get<double>();
-    std::vector<double> rates;
-    if (const auto reps = line.find("bytes_per_second_repetitions"); reps != line.end()) {
-      if (!reps->is_array()) throw InputError(file, "line " + std::to_string(i + 1) + "/bytes_per_second_repetitions", "expected an array of numbers");
-      for (const json& rate : *reps) {
-        if (!rate.is_number()) throw InputError(file, "line " + std::to_string(i + 1) + "/bytes_per_second_repetitions", "expected an array of numbers");
-        rates.push_back(rate.get<double>());
-      }
-    }
-    if (rates.empty()) rates.push_back(median);
-    const auto [low, high] = std::minmax_element(rates.begin(), rates.end());
-    series[name].push_back({{{"date", Text(line, "date", "")},
-                             {"git_revision", Text(line, "git_revision", "unknown")},
-                             {"provider", Text(line, "provider", "unknown")},
-                             {"soc", Text(line, "soc", "unknown")},
-                             {"host", Text(line, "host", "")},
-                             {"median", rates.size() > 1 ? Median(rates) : median},
-                             {"low", *low},
-                             {"high", *high},
-                             {"repetitions", rates.size()}},
-                            rates});
+    BenchRun run = ReadBenchRun(lines[i], file, i);
+    series[run.samples.name].push_back(std::move(run));
   }
   json benchmarks = json::array();
   for (auto& [name, runs] : series) {
-    std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+    std::stable_sort(runs.begin(), runs.end(), [](const BenchRun& a, const BenchRun& b) {
       return a.point.at("date").get<std::string>() < b.point.at("date").get<std::string>();
     });
     json points = json::array();
     for (size_t i = 0; i < runs.size(); ++i) {
       json point = runs[i].point;
       point["regression"] = false;
+      point["regressions"] = json::array();
       point["change"] = nullptr;
       point["p_value"] = nullptr;
       point["compared_with"] = nullptr;
@@ -86,13 +144,7 @@ json BenchTrends(const std::vector<json>& lines, const std::string& file, const 
       // engineer would have passed to `bench compare` as BASE.
       for (size_t j = i; j-- > 0;) {
         if (runs[j].point.at("provider") != point.at("provider") || runs[j].point.at("soc") != point.at("soc")) continue;
-        const Comparison comparison =
-            CompareBenchmarkOutputs({SamplesOf(name, runs[j].rates)}, {SamplesOf(name, runs[i].rates)}, options);
-        const BenchmarkChange& change = comparison.changes.at(0);
-        point["regression"] = change.verdict == ChangeVerdict::kRegression;
-        point["change"] = change.relative_change;  // of the time: positive is slower
-        if (change.u_test) point["p_value"] = change.u_test->p_value;
-        point["compared_with"] = j;
+        MarkChanges(point, runs[j], runs[i], j, options);
         break;
       }
       points.push_back(std::move(point));

@@ -34,6 +34,11 @@
     while (Math.abs(value) >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
     return value.toPrecision(3) + ' ' + units[unit];
   }
+  function duration(seconds) {
+    const units = [['s', 1], ['ms', 1e-3], ['µs', 1e-6], ['ns', 1e-9]];
+    const [unit, scale] = units.find(([, scale]) => Math.abs(seconds) >= scale) || units[units.length - 1];
+    return (seconds / scale).toPrecision(3) + ' ' + unit;
+  }
   function shortRevision(revision) {
     return /^[0-9a-f]{12,}/.test(revision) ? revision.slice(0, 10) : revision;
   }
@@ -116,7 +121,51 @@
         p.svg.appendChild(mark);
       });
       dateAxis(p.svg, runs[0].date, last.date, runs.length);
+      drawHostFigures(container, bench);
     }
+  }
+
+  // The host figures of one benchmark (seconds per launch of GetWorkspaceSize and of the execute
+  // call), one line each; ▼ marks a run `bench compare` flags by that figure.
+  const HOST_FIGURES = [
+    {key: 'host_get_workspace', name: 'host GetWorkspaceSize', line: 'trend', mark: 'trend-point'},
+    {key: 'host_launch', name: 'host launch', line: 'trend-failed', mark: 'failed-point'}];
+  function drawHostFigures(container, bench) {
+    const runs = bench.runs;
+    const present = HOST_FIGURES.filter(f => runs.some(r => r[f.key]));
+    if (!present.length) return;
+    const max = Math.max.apply(null, runs.flatMap(r => present.map(f => r[f.key] ? r[f.key].high : 0))) * 1.1 || 1;
+    const plotHeight = HEIGHT - TOP - BOTTOM;
+    const yOf = v => TOP + plotHeight - v / max * plotHeight;
+    const flagged = name => runs.filter(r => (r.regressions || []).includes(name)).length;
+    const caption = bench.name + ' — host time per launch' + present.map(f => flagged(f.name) ? ' — ▼ ' + flagged(f.name) + ' ' + f.name : '').join('');
+    const p = plot(container, caption, 'host seconds per launch of ' + bench.name + ' over ' + runs.length + ' runs',
+                   runs.length, niceTicks(0, max, 4), yOf, duration);
+    p.figure.dataset.benchHost = bench.name;
+    for (const figure of present) {
+      p.figure.dataset[figure.key === 'host_launch' ? 'launchRegressions' : 'getWorkspaceRegressions'] = flagged(figure.name);
+      const points = [];
+      runs.forEach(function (run, i) {
+        const value = run[figure.key];
+        if (!value) return;
+        const x = p.xOf(i), y = yOf(value.median);
+        points.push(x + ',' + y);
+        const regressed = (run.regressions || []).includes(figure.name);
+        const mark = svgElement('g', {'class': regressed ? 'bench-run regression-run' : 'bench-run'});
+        mark.appendChild(svgElement('line', {'class': 'spread', x1: x, y1: yOf(value.low), x2: x, y2: yOf(value.high)}));
+        mark.appendChild(regressed ? svgElement('path', {'class': 'regression', d: 'M' + (x - 6) + ',' + (y - 5) + 'h12l-6,10z'})
+                                   : svgElement(figure.mark === 'trend-point' ? 'circle' : 'rect',
+                                                figure.mark === 'trend-point' ? {'class': figure.mark, cx: x, cy: y, r: 3.5}
+                                                                              : {'class': figure.mark, x: x - 3, y: y - 3, width: 6, height: 6}));
+        mark.appendChild(svgElement('title', {}, runLabel(run) + '\n' + figure.name + ': median ' + duration(value.median) +
+                                                 ', range ' + duration(value.low) + ' – ' + duration(value.high) +
+                                                 (regressed ? ' — REGRESSION' : '')));
+        p.svg.appendChild(mark);
+      });
+      p.svg.appendChild(svgElement('polyline', {'class': figure.line, points: points.join(' ')}));
+    }
+    dateAxis(p.svg, runs[0].date, runs[runs.length - 1].date, runs.length);
+    p.figure.appendChild(element('p', {'class': 'legend'}, '● host GetWorkspaceSize (solid line) · ■ host launch (dashed line)'));
   }
 
   // ---- Conformance: pass counts, then worst ULP per operator and dtype. ----
