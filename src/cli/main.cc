@@ -120,6 +120,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--jobs,-j", run.jobs, "Worker threads")->check(CLI::PositiveNumber);
   run_cmd->add_option("--timeout", run.timeout_seconds, "Seconds per test point")->capture_default_str();
   run_cmd->add_option("--report-dir", run.report_dir, "Where reports go")->capture_default_str();
+  std::string resume_dir;
+  run_cmd->add_option("--resume", resume_dir,
+                      "Finish the run whose report folder (and journal) is DIR: only its unfinished points run");
   run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
   run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
   run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
@@ -141,6 +144,10 @@ int main(int argc, char** argv) {
       std::cerr << "aclnn-check: " << error.what() << "\n";
       exit_code = 2;
       return;
+    }
+    if (!resume_dir.empty()) {
+      run.report_dir = resume_dir;
+      run.resume = true;
     }
     run.progress = InteractiveTerminal();
     run.isolate = !no_isolate;
