@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -24,6 +27,51 @@ std::string Shown(const nlohmann::json& value) {
 
 }  // namespace
 
+// Syncs the journal's lines on its own thread, at most once per kJournalSyncInterval, so that the
+// run never waits for the disk.
+struct JournalWriter::Flusher {
+  Flusher(std::filesystem::path journal, int descriptor) : path(std::move(journal)), fd(descriptor) {
+    thread = std::thread([this] { Loop(); });
+  }
+  ~Flusher() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    wake.notify_one();
+    thread.join();
+    fdatasync(fd);
+    close(fd);
+  }
+  void Loop() {
+    std::unique_lock lock(mutex);
+    while (true) {
+      wake.wait(lock, [&] { return dirty || stop; });
+      if (stop) return;  // the destructor syncs what is left
+      dirty = false;
+      lock.unlock();
+      const int result = fdatasync(fd);
+      const int saved = errno;
+      lock.lock();
+      if (result != 0 && sync_error == 0) sync_error = saved;
+      wake.wait_for(lock, kJournalSyncInterval, [&] { return stop; });
+    }
+  }
+
+  std::filesystem::path path;
+  int fd;
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool dirty = false, stop = false;
+  int sync_error = 0;
+  std::thread thread;
+};
+
+JournalWriter::JournalWriter(const std::filesystem::path& path, int fd) : flusher_(std::make_unique<Flusher>(path, fd)) {}
+JournalWriter::JournalWriter(JournalWriter&& other) noexcept = default;
+JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept = default;
+JournalWriter::~JournalWriter() = default;
+
 JournalWriter JournalWriter::Start(const std::filesystem::path& path, nlohmann::json header) {
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
@@ -38,45 +86,43 @@ JournalWriter JournalWriter::Start(const std::filesystem::path& path, nlohmann::
 JournalWriter JournalWriter::Continue(const std::filesystem::path& path, uint64_t valid_bytes) {
   const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) throw SystemError(path, "cannot open the journal");
-  JournalWriter writer(path, fd);
-  if (ftruncate(fd, static_cast<off_t>(valid_bytes)) != 0) throw SystemError(path, "cannot cut its torn last line");
-  return writer;
-}
-
-JournalWriter::JournalWriter(JournalWriter&& other) noexcept : path_(std::move(other.path_)), fd_(other.fd_) {
-  other.fd_ = -1;
-}
-
-JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) close(fd_);
-    path_ = std::move(other.path_);
-    fd_ = other.fd_;
-    other.fd_ = -1;
+  if (ftruncate(fd, static_cast<off_t>(valid_bytes)) != 0) {
+    const int saved = errno;
+    close(fd);
+    errno = saved;
+    throw SystemError(path, "cannot cut its torn last line");
   }
-  return *this;
-}
-
-JournalWriter::~JournalWriter() {
-  if (fd_ >= 0) close(fd_);
+  return JournalWriter(path, fd);
 }
 
 void JournalWriter::Append(const nlohmann::json& entry) { WriteLine(entry.dump()); }
 
 void JournalWriter::WriteLine(const std::string& text) {
+  Flusher& flusher = *flusher_;
+  {
+    std::lock_guard lock(flusher.mutex);
+    if (flusher.sync_error != 0) {
+      errno = flusher.sync_error;
+      throw SystemError(flusher.path, "cannot flush the journal to the disk");
+    }
+  }
   const std::string line = text + "\n";
   // One write(): with O_APPEND a line lands whole or (on a crash mid-write) as a torn tail that
   // the reader drops. A short write means the disk is full: the line is cut off again.
-  const ssize_t written = write(fd_, line.data(), line.size());
+  const ssize_t written = write(flusher.fd, line.data(), line.size());
   if (written != static_cast<ssize_t>(line.size())) {
     if (written >= 0) errno = ENOSPC;
     const int saved = errno;
-    const off_t end = lseek(fd_, 0, SEEK_END);
-    if (written > 0 && end >= written) (void)ftruncate(fd_, end - written);
+    const off_t end = lseek(flusher.fd, 0, SEEK_END);
+    if (written > 0 && end >= written) (void)ftruncate(flusher.fd, end - written);
     errno = saved;
-    throw SystemError(path_, "cannot write the journal");
+    throw SystemError(flusher.path, "cannot write the journal");
   }
-  if (fdatasync(fd_) != 0) throw SystemError(path_, "cannot flush the journal to the disk");
+  {
+    std::lock_guard lock(flusher.mutex);
+    flusher.dirty = true;
+  }
+  flusher.wake.notify_one();
 }
 
 JournalContents ReadJournal(const std::filesystem::path& path) {
