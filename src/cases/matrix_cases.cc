@@ -4,7 +4,8 @@
 
 namespace aclnn_check {
 
-std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators, Product product) {
+std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators,
+                                                   Product product) {
   std::vector<std::unique_ptr<CaseFile>> cases;
   for (const Operator& op : Catalogue()) {
     if (!operators.count(&op)) continue;

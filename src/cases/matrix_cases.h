@@ -12,7 +12,8 @@
 namespace aclnn_check {
 
 // Synthesised case files, path "<matrix>", one per operator that lacks a dtype on the product.
-std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators, Product product);
+std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators,
+                                                   Product product);
 
 // True for a case file made by MatrixCases; its points get the id "matrix/<op>/dtype=<dtype>".
 bool IsMatrixCase(const CaseFile& case_file);

@@ -14,17 +14,17 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/build_info.h"
 #include "cases/matrix_cases.h"
 #include "cases/test_point.h"
-#include "import/case_import.h"
-#include "device_access/loader.h"
+#include "core/build_info.h"
 #include "core/sha256.h"
-#include "results/atomic_file.h"
-#include "results/journal.h"
+#include "device_access/loader.h"
+#include "import/case_import.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
+#include "results/atomic_file.h"
+#include "results/journal.h"
 #include "runner/execute.h"
 #include "runner/failure_archive.h"
 #include "runner/in_process.h"
@@ -35,7 +35,8 @@ namespace aclnn_check {
 namespace {
 
 uint64_t HalfOfMemory() {
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
 }
 
 std::string IsoTime(std::chrono::system_clock::time_point time) {
@@ -59,7 +60,8 @@ class Progress {
   void Update(size_t done, size_t failed) {
     if (!enabled_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
+    const double eta =
+        done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
     std::lock_guard lock(mutex_);
     std::cerr << "\r[" << done << "/" << total_ << "] " << failed << " failed, ETA "
               << static_cast<int>(eta + 0.5) << " s   " << std::flush;
@@ -120,7 +122,8 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   for (const std::string& path : precision.benchmark_run_paths) {
     prefix += " --benchmark-run " + ShellQuote(std::filesystem::absolute(path, error).string());
   }
-  if (!precision.benchmark_provider.empty()) prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
+  if (!precision.benchmark_provider.empty())
+    prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
   if (precision.recheck > 0) prefix += " --recheck " + std::to_string(precision.recheck);
   return prefix;
 }
@@ -166,10 +169,12 @@ void ResolveProduct(const RunOptions& options, LoadedRun* run) {
     reported = run->provider->SocName();
   }
   run->soc = options.soc ? *options.soc : reported.value_or("");
-  if (run->soc.empty()) throw RunError("the provider has no aclrtGetSocName; name the product with --soc");
+  if (run->soc.empty())
+    throw RunError("the provider has no aclrtGetSocName; name the product with --soc");
   const std::optional<Product> known = ProductOfSoc(run->soc);
   if (!known) {
-    throw RunError("SoC '" + run->soc + "' is not a known Ascend product (SPEC section 3); name one with --soc");
+    throw RunError("SoC '" + run->soc +
+                   "' is not a known Ascend product (SPEC section 3); name one with --soc");
   }
   run->product = *known;
 }
@@ -186,16 +191,19 @@ void ExpandPoints(const RunOptions& options, LoadedRun* run) {
   }
   // CANN cases the harness cannot express are named, never dropped silently.
   for (const SkippedCase& s : skipped) {
-    std::cerr << "aclnn-check: skipped " << s.file << " " << s.location << ", " << s.column << ": " << s.why << "\n";
+    std::cerr << "aclnn-check: skipped " << s.file << " " << s.location << ", " << s.column << ": "
+              << s.why << "\n";
   }
   for (auto& matrix : MatrixCases(operators, run->product)) run->cases.push_back(std::move(matrix));
   std::set<std::string> ids;
   for (const auto& c : run->cases) {
     for (TestPoint& point : ExpandCase(*c, run->product)) {
-      if (IsMatrixCase(*c)) point.id = "matrix/" + c->op->name() + "/dtype=" + std::string(DTypeName(point.dtype));
+      if (IsMatrixCase(*c))
+        point.id = "matrix/" + c->op->name() + "/dtype=" + std::string(DTypeName(point.dtype));
       if (!ids.insert(point.id).second) {
-        throw InputError(c->path, "/name",
-                         "test point id " + point.id + " occurs twice (two case files with the same name?)");
+        throw InputError(
+            c->path, "/name",
+            "test point id " + point.id + " occurs twice (two case files with the same name?)");
       }
       run->points.push_back(std::move(point));
     }
@@ -218,19 +226,23 @@ LoadedRun LoadRun(const RunOptions& options) {
 }
 
 // Select: the filter, then this shard's share of what it selects.
-std::vector<const TestPoint*> SelectPoints(const RunOptions& options, const std::vector<TestPoint>& points) {
+std::vector<const TestPoint*> SelectPoints(const RunOptions& options,
+                                           const std::vector<TestPoint>& points) {
   std::vector<const TestPoint*> selected;
   size_t position = 0;
   for (const TestPoint& point : points) {
     if (fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
-    if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 != options.shard_index) continue;
+    if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 !=
+        options.shard_index)
+      continue;
     selected.push_back(&point);
   }
   // A gate that tested nothing must not pass: a filter with a typo, or case paths without a case
   // file, select no point at all. An empty shard of a non-empty selection (more shards than
   // points) is not an error.
   if (position == 0) {
-    throw RunError("--filter '" + options.filter + "' selects none of the " + std::to_string(points.size()) +
+    throw RunError("--filter '" + options.filter + "' selects none of the " +
+                   std::to_string(points.size()) +
                    " test points of the given case files; nothing was run");
   }
   return selected;
@@ -247,7 +259,8 @@ std::string AbsolutePath(const std::string& path) {
 
 nlohmann::json FilesWithHashes(const std::vector<std::string>& paths) {
   nlohmann::json files = nlohmann::json::array();
-  for (const std::string& path : paths) files.push_back({{"path", AbsolutePath(path)}, {"sha256", Sha256OfFile(path)}});
+  for (const std::string& path : paths)
+    files.push_back({{"path", AbsolutePath(path)}, {"sha256", Sha256OfFile(path)}});
   return files;
 }
 
@@ -258,7 +271,9 @@ nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
   return {
       {"harness", GitRevision()},
       {"cases", FilesWithHashes(case_files)},
-      {"provider", {{"spec", options.provider}, {"libraries", FilesWithHashes(ProviderPaths(options.provider))}}},
+      {"provider",
+       {{"spec", options.provider},
+        {"libraries", FilesWithHashes(ProviderPaths(options.provider))}}},
       {"soc", run.soc},
       {"options",
        {{"filter", options.filter},
@@ -298,7 +313,8 @@ class ResultRecorder {
     std::lock_guard lock(mutex_);
     if (!journaled) Journal(result);
     const std::string verdict = result.at("verdict").get<std::string>();
-    if (verdict == "failed" || verdict == "error" || (options_.require_all && verdict == "not-provided")) {
+    if (verdict == "failed" || verdict == "error" ||
+        (options_.require_all && verdict == "not-provided")) {
       ++failed_;
       PrintFailure(result);
     }
@@ -324,7 +340,8 @@ class ResultRecorder {
       journal_->Append(result);
     } catch (const std::exception& error) {
       journal_error_ = error.what();
-      std::cerr << "\naclnn-check: " << journal_error_ << "; the points after this one are not journaled\n";
+      std::cerr << "\naclnn-check: " << journal_error_
+                << "; the points after this one are not journaled\n";
     }
   }
   void PrintFailure(const nlohmann::json& result) const {
@@ -332,7 +349,8 @@ class ResultRecorder {
     std::cout << "FAIL " << result.at("id").get<std::string>();
     if (!result.at("failures").empty()) {
       const auto& first = result.at("failures")[0];
-      std::cout << "\n  " << first.at("rule").get<std::string>() << ": " << first.at("message").get<std::string>();
+      std::cout << "\n  " << first.at("rule").get<std::string>() << ": "
+                << first.at("message").get<std::string>();
     }
     if (result.at("verdict") == "not-provided") {
       std::cout << "\n  the provider does not export " << result.at("op").get<std::string>();
@@ -369,11 +387,14 @@ OpenedJournal OpenJournal(const RunOptions& options, const LoadedRun& run) {
   OpenedJournal journal{.writer = {}, .finished = {}, .command = options.command_line};
   try {
     if (!options.resume) {
-      journal.writer.emplace(JournalWriter::Start(path, {{"run", identity}, {"command", options.command_line}}));
+      journal.writer.emplace(
+          JournalWriter::Start(path, {{"run", identity}, {"command", options.command_line}}));
       return journal;
     }
     JournalContents contents = ReadJournal(path);
-    if (const std::string difference = FirstDifference(contents.header.value("run", nlohmann::json()), identity); !difference.empty()) {
+    if (const std::string difference =
+            FirstDifference(contents.header.value("run", nlohmann::json()), identity);
+        !difference.empty()) {
       throw RunError("--resume " + options.report_dir + ": not the same run (" + difference + ")");
     }
     journal.command = contents.header.value("command", options.command_line);
@@ -389,8 +410,8 @@ OpenedJournal OpenJournal(const RunOptions& options, const LoadedRun& run) {
 }
 
 // The selected points an earlier attempt finished are recorded from its journal, not run again.
-std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& selected, OpenedJournal* journal,
-                                     ResultRecorder* recorder) {
+std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& selected,
+                                     OpenedJournal* journal, ResultRecorder* recorder) {
   std::set<std::string> recorded;
   for (size_t i = 0; i < selected.size(); ++i) {
     auto found = journal->finished.find(selected[i]->id);
@@ -403,14 +424,15 @@ std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& select
 
 LaterCalls LaterCallsOf(const RunOptions& options, const RunContext& context) {
   return options.precision.recheck > 0 ? LaterCalls::kOnFreshSeedPoints
-         : context.repeat > 1 || !options.precision.benchmark_provider.empty() ? LaterCalls::kBesideItsReference
-                                                                               : LaterCalls::kNone;
+         : context.repeat > 1 || !options.precision.benchmark_provider.empty()
+             ? LaterCalls::kBesideItsReference
+             : LaterCalls::kNone;
 }
 
 // Execute: the points not yet recorded, on --jobs workers. Returns false when interrupted.
 bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunContext& context,
-                   const std::vector<const TestPoint*>& selected, const std::set<std::string>& already,
-                   ResultRecorder* recorder, int* jobs) {
+                   const std::vector<const TestPoint*>& selected,
+                   const std::set<std::string>& already, ResultRecorder* recorder, int* jobs) {
   // Points over the memory limit are refused up front instead of being killed by the system.
   std::vector<const TestPoint*> runnable;
   std::vector<size_t> runnable_index;
@@ -419,10 +441,10 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
     if (already.contains(selected[i]->id)) continue;
     const uint64_t needed = EstimatedBytes(*selected[i], LaterCallsOf(options, context));
     if (needed > max_memory) {
-      TestPointResult refused = AbortedResult(*selected[i], context, "harness.memory",
-                                              "needs about " + std::to_string(needed >> 20) +
-                                                  " MiB, more than --max-memory (" +
-                                                  std::to_string(max_memory >> 20) + " MiB); not run");
+      TestPointResult refused = AbortedResult(
+          *selected[i], context, "harness.memory",
+          "needs about " + std::to_string(needed >> 20) + " MiB, more than --max-memory (" +
+              std::to_string(max_memory >> 20) + " MiB); not run");
       refused.verdict = Verdict::kError;
       recorder->Record(i, TestPointJson(refused));
       continue;
@@ -430,8 +452,11 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
     runnable.push_back(selected[i]);
     runnable_index.push_back(i);
   }
-  *jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
-  const auto on_result = [&](size_t i, nlohmann::json result) { recorder->Record(runnable_index[i], std::move(result)); };
+  *jobs = std::max(
+      1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
+  const auto on_result = [&](size_t i, nlohmann::json result) {
+    recorder->Record(runnable_index[i], std::move(result));
+  };
   if (!options.isolate) return RunInProcess(*run.provider, context, runnable, *jobs, on_result);
   IsolationOptions isolation;
   isolation.workers = *jobs;
@@ -449,8 +474,9 @@ struct RunClock {
   std::chrono::steady_clock::time_point steady_start = std::chrono::steady_clock::now();
 };
 
-nlohmann::json RunMetadata(const RunOptions& options, const LoadedRun& run, const RunContext& context,
-                           const RunClock& clock, const std::string& command, int jobs, bool completed) {
+nlohmann::json RunMetadata(const RunOptions& options, const LoadedRun& run,
+                           const RunContext& context, const RunClock& clock,
+                           const std::string& command, int jobs, bool completed) {
   nlohmann::json provider_files = nlohmann::json::array();
   for (const std::string& path : ProviderPaths(options.provider)) {
     provider_files.push_back({{"path", path}, {"sha256", Sha256OfFile(path)}});
@@ -462,7 +488,9 @@ nlohmann::json RunMetadata(const RunOptions& options, const LoadedRun& run, cons
       {"host", HostName()},
       {"git_revision", GitRevision()},
       {"started", IsoTime(clock.started)},
-      {"duration_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - clock.steady_start).count()},
+      {"duration_seconds",
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - clock.steady_start)
+           .count()},
       {"command", command},
       {"filter", options.filter},
       {"shard", std::to_string(options.shard_index) + "/" + std::to_string(options.shard_total)},
@@ -477,11 +505,13 @@ nlohmann::json RunMetadata(const RunOptions& options, const LoadedRun& run, cons
 }
 
 // Report: report.json, junit.xml, report.html and the history line; the summary on stdout.
-nlohmann::json WriteRunReports(const RunOptions& options, const LoadedRun& run, nlohmann::json metadata,
-                               nlohmann::json test_points, bool completed) {
+nlohmann::json WriteRunReports(const RunOptions& options, const LoadedRun& run,
+                               nlohmann::json metadata, nlohmann::json test_points,
+                               bool completed) {
   std::vector<std::string> operator_names;
   for (const auto& c : run.cases) {
-    if (std::find(operator_names.begin(), operator_names.end(), c->op->name()) == operator_names.end()) {
+    if (std::find(operator_names.begin(), operator_names.end(), c->op->name()) ==
+        operator_names.end()) {
       operator_names.push_back(c->op->name());
     }
   }
@@ -499,8 +529,8 @@ nlohmann::json WriteRunReports(const RunOptions& options, const LoadedRun& run, 
   const auto& totals = report.at("totals");
   std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
             << totals.at("failed") << " failed, " << totals.at("not_provided") << " not provided, "
-            << totals.at("errors") << " errors (" << run.soc << ", " << ProductName(run.product) << ", provider "
-            << options.provider << "); reports in " << options.report_dir << "\n";
+            << totals.at("errors") << " errors (" << run.soc << ", " << ProductName(run.product)
+            << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
   return report;
 }
 
@@ -518,7 +548,8 @@ int RunPhases(const RunOptions& options) {
   std::unique_ptr<FailureArchive> failure_archive;
   if (!options.save_failures.empty()) {
     try {
-      failure_archive = std::make_unique<FailureArchive>(options.save_failures, options.save_failures_max_bytes);
+      failure_archive =
+          std::make_unique<FailureArchive>(options.save_failures, options.save_failures_max_bytes);
     } catch (const std::exception& error) {
       throw RunError(error.what());
     }
@@ -537,8 +568,10 @@ int RunPhases(const RunOptions& options) {
   }
   recorder.Finish();
   const size_t failed = recorder.failed();
-  nlohmann::json metadata = RunMetadata(options, run, context, clock, journal.command, jobs, completed);
-  const nlohmann::json report = WriteRunReports(options, run, std::move(metadata), recorder.TakeResults(), completed);
+  nlohmann::json metadata =
+      RunMetadata(options, run, context, clock, journal.command, jobs, completed);
+  const nlohmann::json report =
+      WriteRunReports(options, run, std::move(metadata), recorder.TakeResults(), completed);
   if (failure_archive) {
     std::cout << "failure data: " << ByteSize(failure_archive->used_bytes()) << " in "
               << failure_archive->dir().string() << "\n";

@@ -5,12 +5,12 @@
 
 #include <cerrno>
 #include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "json_input/input_error.h"
 
@@ -30,7 +30,8 @@ std::string Shown(const nlohmann::json& value) {
 // Syncs the journal's lines on its own thread, at most once per kJournalSyncInterval, so that the
 // run never waits for the disk.
 struct JournalWriter::Flusher {
-  Flusher(std::filesystem::path journal, int descriptor) : path(std::move(journal)), fd(descriptor) {
+  Flusher(std::filesystem::path journal, int descriptor)
+      : path(std::move(journal)), fd(descriptor) {
     thread = std::thread([this] { Loop(); });
   }
   ~Flusher() {
@@ -67,7 +68,8 @@ struct JournalWriter::Flusher {
   std::thread thread;
 };
 
-JournalWriter::JournalWriter(const std::filesystem::path& path, int fd) : flusher_(std::make_unique<Flusher>(path, fd)) {}
+JournalWriter::JournalWriter(const std::filesystem::path& path, int fd)
+    : flusher_(std::make_unique<Flusher>(path, fd)) {}
 JournalWriter::JournalWriter(JournalWriter&& other) noexcept = default;
 JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept = default;
 JournalWriter::~JournalWriter() = default;
@@ -138,8 +140,9 @@ JournalContents ReadJournal(const std::filesystem::path& path) {
     const size_t end = text.find('\n', start);
     if (end == std::string::npos) break;  // torn last line: a write the run did not finish
     ++line_number;
-    nlohmann::json line = nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start),
-                                                text.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+    nlohmann::json line =
+        nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start),
+                              text.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
     const bool last = end + 1 >= text.size();
     if (line.is_discarded() || !line.is_object()) {
       if (last && line_number > 1) break;
@@ -149,8 +152,9 @@ JournalContents ReadJournal(const std::filesystem::path& path) {
       const nlohmann::json format = line.value("journal_format", nlohmann::json());
       if (format != kJournalFormatVersion) {
         throw InputError(path.string(), "line 1/journal_format",
-                         "journal format " + std::to_string(kJournalFormatVersion) + " (this journal has " +
-                             Shown(format) + "; resume it with the harness that wrote it, or run again)");
+                         "journal format " + std::to_string(kJournalFormatVersion) +
+                             " (this journal has " + Shown(format) +
+                             "; resume it with the harness that wrote it, or run again)");
       }
       contents.header = std::move(line);
     } else {

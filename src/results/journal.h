@@ -1,18 +1,18 @@
-// The run journal (docs/contract/runner.md, docs/journal-and-resume.md): <report-dir>/journal.jsonl,
-// a header line naming the journal format and the run's identity, then one line per finished test
-// point (its report entry), each written with one write() as the point finishes, so that a run
-// ended by SIGKILL or the OOM killer keeps every point it finished; a flusher thread puts the lines
-// on the disk within kJournalSyncInterval of their write, so a power loss keeps all but the last
-// interval's (fdatasync per line cost 20 % of the default suite: docs/journal-and-resume.md).
+// The run journal (docs/contract/runner.md, docs/journal-and-resume.md):
+// <report-dir>/journal.jsonl, a header line naming the journal format and the run's identity, then
+// one line per finished test point (its report entry), each written with one write() as the point
+// finishes, so that a run ended by SIGKILL or the OOM killer keeps every point it finished; a
+// flusher thread puts the lines on the disk within kJournalSyncInterval of their write, so a power
+// loss keeps all but the last interval's (fdatasync per line cost 20 % of the default suite:
+// docs/journal-and-resume.md).
 #pragma once
 
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace aclnn_check {
 
@@ -53,7 +53,7 @@ class JournalWriter {
 };
 
 struct JournalContents {
-  nlohmann::json header;  // the first line, its format version checked
+  nlohmann::json header;                // the first line, its format version checked
   std::vector<nlohmann::json> entries;  // in the order they were written
   uint64_t valid_bytes = 0;             // the length up to the end of the last whole line
 };

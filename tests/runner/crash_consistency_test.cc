@@ -3,23 +3,21 @@
 // (timings aside); a worker killed mid-point is a harness.crash and the run goes on; a report
 // folder on a full file system is a clear error that leaves the previous reports as they were.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "support/source_files.h"
 #include "support/temp_dir.h"
@@ -38,7 +36,8 @@ const char* kSmallSuite = R"({
   "layout": ["contiguous", "strided:2", "transposed"], "seed": 7})";
 
 // Starts the harness with `arguments`, its output in `log`; `limit_file_bytes` > 0 runs it under
-// RLIMIT_FSIZE with SIGXFSZ ignored, so that writes past the limit fail with EFBIG like a full disk.
+// RLIMIT_FSIZE with SIGXFSZ ignored, so that writes past the limit fail with EFBIG like a full
+// disk.
 pid_t StartHarness(const std::vector<std::string>& arguments, const std::filesystem::path& log,
                    rlim_t limit_file_bytes = 0) {
   const pid_t pid = fork();
@@ -124,7 +123,8 @@ std::vector<std::string> JournaledIds(const std::filesystem::path& journal) {
   std::string line;
   while (std::getline(in, line)) {
     const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
-    if (!entry.is_discarded() && entry.contains("id")) ids.push_back(entry.at("id").get<std::string>());
+    if (!entry.is_discarded() && entry.contains("id"))
+      ids.push_back(entry.at("id").get<std::string>());
   }
   return ids;
 }
@@ -140,7 +140,8 @@ TEST(CrashConsistency, SigkillAtSeededMomentsLosesNoFinishedPoint) {
   std::vector<std::string> reference = FailingRunArguments(dir);
   reference.insert(reference.end(), {"--report-dir", (dir.path() / "reference").string()});
   const auto started = Clock::now();
-  ASSERT_EQ(ExitCode(StartHarness(reference, dir.path() / "reference.log")), 1) << ReadFile(dir.path() / "reference.log");
+  ASSERT_EQ(ExitCode(StartHarness(reference, dir.path() / "reference.log")), 1)
+      << ReadFile(dir.path() / "reference.log");
   const double whole_run = std::chrono::duration<double>(Clock::now() - started).count();
 
   const std::filesystem::path crashed = dir.path() / "crashed";
@@ -165,15 +166,18 @@ TEST(CrashConsistency, SigkillAtSeededMomentsLosesNoFinishedPoint) {
     for (const std::string& id : PrintedFailures(log)) {
       ++seen_finished;
       if (!unique.contains(id)) ++lost;
-      EXPECT_TRUE(unique.contains(id)) << "attempt " << attempt << " finished " << id << " but did not journal it";
+      EXPECT_TRUE(unique.contains(id))
+          << "attempt " << attempt << " finished " << id << " but did not journal it";
     }
     journaled = ids.size();
   }
   std::vector<std::string> finish = FailingRunArguments(dir);
   finish.insert(finish.end(), {"--resume", crashed.string()});
-  ASSERT_EQ(ExitCode(StartHarness(finish, dir.path() / "finish.log")), 1) << ReadFile(dir.path() / "finish.log");
-  std::cout << "[ crash    ] " << KillCount() << " kills, " << killed_mid_run << " before the run ended, over "
-            << whole_run << " s; " << seen_finished << " FAIL lines checked against the journal, " << lost << " not in it\n";
+  ASSERT_EQ(ExitCode(StartHarness(finish, dir.path() / "finish.log")), 1)
+      << ReadFile(dir.path() / "finish.log");
+  std::cout << "[ crash    ] " << KillCount() << " kills, " << killed_mid_run
+            << " before the run ended, over " << whole_run << " s; " << seen_finished
+            << " FAIL lines checked against the journal, " << lost << " not in it\n";
   EXPECT_GT(killed_mid_run, KillCount() / 2) << "the kill moments missed the run";
   EXPECT_GT(seen_finished, 0u) << "no kill came after a finished point";
   EXPECT_EQ(ComparableReport(crashed), ComparableReport(dir.path() / "reference"));
@@ -199,14 +203,16 @@ TEST(CrashConsistency, AWorkerKilledMidPointIsAHarnessCrashAndTheRunGoesOn) {
     "axes": {"dtype": ["float32"], "shape": [[3000, 3000], [2999, 3000], [2998, 3000]]},
     "inputs": {"self": {"dist": "uniform", "low": -5, "high": 5}}, "layout": ["contiguous"], "seed": 1})");
   const std::filesystem::path report = dir.path() / "report";
-  const pid_t pid = StartHarness({"run", (dir.path() / "cases").string(), "--jobs", "1", "--run-history", "",
-                                  "--report-dir", report.string()},
+  const pid_t pid = StartHarness({"run", (dir.path() / "cases").string(), "--jobs", "1",
+                                  "--run-history", "", "--report-dir", report.string()},
                                  dir.path() / "run.log");
   // The journal's header is written after the probe worker has gone: the next child is the worker.
-  while (!std::filesystem::exists(report / "journal.jsonl")) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  while (!std::filesystem::exists(report / "journal.jsonl"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   pid_t worker = 0;
   for (int tries = 0; tries < 2000 && worker == 0; ++tries) {
-    std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+    std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) +
+                           "/children");
     children >> worker;
     if (worker == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -221,7 +227,8 @@ TEST(CrashConsistency, AWorkerKilledMidPointIsAHarnessCrashAndTheRunGoesOn) {
     if (point.at("verdict") == "passed") continue;
     ASSERT_FALSE(point.at("failures").empty());
     EXPECT_EQ(point.at("failures")[0].at("rule"), "harness.crash");
-    EXPECT_NE(point.at("failures")[0].at("message").get<std::string>().find("SIGKILL"), std::string::npos);
+    EXPECT_NE(point.at("failures")[0].at("message").get<std::string>().find("SIGKILL"),
+              std::string::npos);
     ++crashes;
   }
   EXPECT_EQ(crashes, 1);
@@ -246,7 +253,8 @@ TEST(CrashConsistency, AFullFileSystemIsAClearErrorAndThePreviousReportsStay) {
   EXPECT_EQ(ReadFile(dir.path() / "report" / "report.html"), previous_html);
   for (const auto& entry : std::filesystem::directory_iterator(dir.path() / "report")) {
     const std::string name = entry.path().filename().string();
-    EXPECT_TRUE(name == "report.json" || name == "junit.xml" || name == "report.html" || name == "journal.jsonl")
+    EXPECT_TRUE(name == "report.json" || name == "junit.xml" || name == "report.html" ||
+                name == "journal.jsonl")
         << "left behind: " << name;
   }
 }

@@ -56,7 +56,8 @@ TEST(Journal, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
 
 TEST(Journal, ABrokenLineBeforeTheLastIsAnErrorNamingItsLine) {
   TempDir dir;
-  const auto path = dir.Write("journal.jsonl", "{\"journal_format\": 1, \"run\": {}}\n{\"id\n{\"id\": \"b\"}\n");
+  const auto path =
+      dir.Write("journal.jsonl", "{\"journal_format\": 1, \"run\": {}}\n{\"id\n{\"id\": \"b\"}\n");
   try {
     ReadJournal(path);
     FAIL() << "a broken middle line was accepted";
@@ -72,7 +73,8 @@ TEST(Journal, AnotherFormatVersionIsAClearError) {
     ReadJournal(path);
     FAIL() << "journal format 99 was accepted";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("this journal has 99"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("this journal has 99"), std::string::npos)
+        << error.what();
   }
 }
 
@@ -82,16 +84,19 @@ TEST(Journal, AFullDiskIsNamedWhenTheHeaderIsWritten) {
     JournalWriter::Start("/dev/full", {{"run", nullptr}});
     FAIL() << "a write to /dev/full succeeded";
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos)
+        << error.what();
   }
 }
 
 TEST(Journal, FirstDifferenceNamesThePointerAndBothValues) {
-  const nlohmann::json journal = {{"soc", "Ascend910B3"}, {"options", {{"filter", "*"}, {"repeat", 1}}}};
+  const nlohmann::json journal = {{"soc", "Ascend910B3"},
+                                  {"options", {{"filter", "*"}, {"repeat", 1}}}};
   nlohmann::json current = journal;
   EXPECT_EQ(FirstDifference(journal, current), "");
   current["options"]["repeat"] = 3;
-  EXPECT_EQ(FirstDifference(journal, current), "/options/repeat: the journal has 1, this run has 3");
+  EXPECT_EQ(FirstDifference(journal, current),
+            "/options/repeat: the journal has 1, this run has 3");
 }
 
 }  // namespace
