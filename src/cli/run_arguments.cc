@@ -71,6 +71,7 @@ struct RunArguments {
   int shard_total = 0;
   bool no_isolate = false;
   double max_memory_gib = 0;
+  std::string resume_dir;
   ReleaseGateFlags release_gate_flags;
   PrecisionFlags precision_flags;
 };
@@ -86,6 +87,8 @@ void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
   run_cmd->add_option("--jobs,-j", run.jobs, "Worker threads")->check(CLI::PositiveNumber);
   run_cmd->add_option("--timeout", run.timeout_seconds, "Seconds per test point")->capture_default_str();
   run_cmd->add_option("--report-dir", run.report_dir, "Where reports go")->capture_default_str();
+  run_cmd->add_option("--resume", a.resume_dir,
+                      "Finish the run whose report folder (and journal) is DIR: only its unfinished points run");
   run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
   run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
   run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
@@ -107,6 +110,10 @@ int RunWithArguments(RunArguments& a, const std::string& command_line) {
   } catch (const std::exception& error) {
     std::cerr << "aclnn-check: " << error.what() << "\n";
     return 2;
+  }
+  if (!a.resume_dir.empty()) {
+    run.report_dir = a.resume_dir;
+    run.resume = true;
   }
   run.progress = InteractiveTerminal();
   run.isolate = !a.no_isolate;

@@ -8,20 +8,23 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
-#include "core/build_info.h"
+#include "cases/matrix_cases.h"
 #include "cases/test_point.h"
-#include "import/case_import.h"
-#include "device_access/loader.h"
+#include "core/build_info.h"
 #include "core/sha256.h"
-#include "results/atomic_file.h"
+#include "device_access/loader.h"
+#include "import/case_import.h"
 #include "report/report_files.h"
 #include "report/report_json.h"
 #include "report/run_history.h"
+#include "results/atomic_file.h"
+#include "results/journal.h"
 #include "runner/execute.h"
 #include "runner/failure_archive.h"
 #include "runner/in_process.h"
@@ -32,7 +35,8 @@ namespace aclnn_check {
 namespace {
 
 uint64_t HalfOfMemory() {
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) / 2;
 }
 
 std::string IsoTime(std::chrono::system_clock::time_point time) {
@@ -50,44 +54,14 @@ std::string HostName() {
   return name;
 }
 
-// The matrix checks of docs/contract/products.md: for each operator in the run and each floating
-// dtype the product does not list, one call that must be rejected with 161002.
-std::vector<std::unique_ptr<CaseFile>> MatrixCases(const std::set<const Operator*>& operators,
-                                                   Product product) {
-  std::vector<std::unique_ptr<CaseFile>> cases;
-  for (const Operator& op : Catalogue()) {
-    if (!operators.count(&op)) continue;
-    nlohmann::json dtypes = nlohmann::json::array();
-    for (DType dtype : ComputeDTypes()) {
-      if (!op.Supports(product, dtype)) dtypes.push_back(std::string(DTypeName(dtype)));
-    }
-    if (dtypes.empty()) continue;
-    auto c = std::make_unique<CaseFile>();
-    c->path = "<matrix>";
-    c->name = "matrix." + op.id();
-    c->op = &op;
-    c->axes.emplace_back("dtype", dtypes);
-    for (const AxisDef& axis : op.axes()) {
-      c->axes.emplace_back(axis.name, nlohmann::json::array({(*axis.default_values)[0]}));
-    }
-    for (const TensorSlot& slot : op.tensors()) {
-      if (slot.role == SlotRole::kInput) c->inputs[std::string(slot.name)] = InputSpec{};
-    }
-    c->layouts = {Layout{}};
-    c->expect.pass = false;
-    c->expect.status = ACLNN_ERR_PARAM_INVALID;
-    cases.push_back(std::move(c));
-  }
-  return cases;
-}
-
 class Progress {
  public:
   Progress(bool enabled, size_t total) : enabled_(enabled), total_(total), start_(Clock::now()) {}
   void Update(size_t done, size_t failed) {
     if (!enabled_) return;
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-    const double eta = done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
+    const double eta =
+        done ? elapsed / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
     std::lock_guard lock(mutex_);
     std::cerr << "\r[" << done << "/" << total_ << "] " << failed << " failed, ETA "
               << static_cast<int>(eta + 0.5) << " s   " << std::flush;
@@ -148,7 +122,8 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   for (const std::string& path : precision.benchmark_run_paths) {
     prefix += " --benchmark-run " + ShellQuote(std::filesystem::absolute(path, error).string());
   }
-  if (!precision.benchmark_provider.empty()) prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
+  if (!precision.benchmark_provider.empty())
+    prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
   if (precision.recheck > 0) prefix += " --recheck " + std::to_string(precision.recheck);
   return prefix;
 }
@@ -164,220 +139,359 @@ std::pair<int, int> ParseShard(const std::string& text) {
   return {index, total};
 }
 
-int Run(const RunOptions& options) {
-  const auto started = std::chrono::system_clock::now();
-  const auto steady_start = std::chrono::steady_clock::now();
-  const bool bundled = IsBundledProvider(options.provider);
-  // The bundled providers emulate the product named by ACLNN_CPU_SOC.
-  const ScopedEnvironment emulated_soc("ACLNN_CPU_SOC", bundled ? options.soc : std::nullopt);
+namespace {
 
-  std::unique_ptr<Provider> provider;
+// A failure that ends the run before its reports: the message, and exit code 2.
+struct RunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What loading gives the later phases.
+struct LoadedRun {
+  std::unique_ptr<Provider> provider;  // only with --no-isolate
   std::string soc;
-  Product product;
+  Product product{};
+  std::vector<std::filesystem::path> case_files;
   std::vector<std::unique_ptr<CaseFile>> cases;
   std::vector<TestPoint> points;
-  try {
-    // Isolated runs never load provider code into this process: a probe worker reports the SoC.
-    std::optional<std::string> reported;
-    if (options.isolate) {
-      const ProviderProbe probe = ProbeProvider(options.provider);
-      if (!probe.error.empty()) throw ProviderError(probe.error);
-      reported = probe.soc;
-    } else {
-      provider = Provider::Load(options.provider);
-      reported = provider->SocName();
-    }
-    soc = options.soc ? *options.soc : reported.value_or("");
-    if (soc.empty()) {
-      std::cerr << "aclnn-check: the provider has no aclrtGetSocName; name the product with --soc\n";
-      return 2;
-    }
-    const std::optional<Product> known = ProductOfSoc(soc);
-    if (!known) {
-      std::cerr << "aclnn-check: SoC '" << soc
-                << "' is not a known Ascend product (docs/contract/products.md); name one with --soc\n";
-      return 2;
-    }
-    product = *known;
-    std::set<const Operator*> operators;
-    std::vector<SkippedCase> skipped;
-    for (const auto& path : FindCaseFiles(options.cases)) {
-      for (CaseFile& loaded : LoadCaseSource(path, &skipped)) {
-        cases.push_back(std::make_unique<CaseFile>(std::move(loaded)));
-        operators.insert(cases.back()->op);
-      }
-    }
-    // CANN cases the harness cannot express are named, never dropped silently.
-    for (const SkippedCase& s : skipped) {
-      std::cerr << "aclnn-check: skipped " << s.file << " " << s.location << ", " << s.column << ": " << s.why << "\n";
-    }
-    for (auto& matrix : MatrixCases(operators, product)) cases.push_back(std::move(matrix));
-    std::set<std::string> ids;
-    for (const auto& c : cases) {
-      for (TestPoint& point : ExpandCase(*c, product)) {
-        if (c->path == "<matrix>") point.id = "matrix/" + c->op->name() + "/dtype=" + std::string(DTypeName(point.dtype));
-        if (!ids.insert(point.id).second) {
-          throw InputError(c->path, "/name", "test point id " + point.id +
-                                                 " occurs twice (two case files with the same name?)");
-        }
-        points.push_back(std::move(point));
-      }
-    }
-  } catch (const InputError& error) {
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
-  } catch (const ProviderError& error) {
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
-  }
-
   Profiles profiles;
-  try {
-    profiles = Profiles::Load(options.profiles);
-  } catch (const InputError& error) {
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
-  }
+};
 
+// Isolated runs never load provider code into this process: a probe worker reports the SoC.
+void ResolveProduct(const RunOptions& options, LoadedRun* run) {
+  std::optional<std::string> reported;
+  if (options.isolate) {
+    const ProviderProbe probe = ProbeProvider(options.provider);
+    if (!probe.error.empty()) throw ProviderError(probe.error);
+    reported = probe.soc;
+  } else {
+    run->provider = Provider::Load(options.provider);
+    reported = run->provider->SocName();
+  }
+  run->soc = options.soc ? *options.soc : reported.value_or("");
+  if (run->soc.empty())
+    throw RunError("the provider has no aclrtGetSocName; name the product with --soc");
+  const std::optional<Product> known = ProductOfSoc(run->soc);
+  if (!known) {
+    throw RunError("SoC '" + run->soc +
+                   "' is not a known Ascend product (docs/contract/products.md); name one with --soc");
+  }
+  run->product = *known;
+}
+
+void ExpandPoints(const RunOptions& options, LoadedRun* run) {
+  std::set<const Operator*> operators;
+  std::vector<SkippedCase> skipped;
+  run->case_files = FindCaseFiles(options.cases);
+  for (const auto& path : run->case_files) {
+    for (CaseFile& loaded : LoadCaseSource(path, &skipped)) {
+      run->cases.push_back(std::make_unique<CaseFile>(std::move(loaded)));
+      operators.insert(run->cases.back()->op);
+    }
+  }
+  // CANN cases the harness cannot express are named, never dropped silently.
+  for (const SkippedCase& s : skipped) {
+    std::cerr << "aclnn-check: skipped " << s.file << " " << s.location << ", " << s.column << ": "
+              << s.why << "\n";
+  }
+  for (auto& matrix : MatrixCases(operators, run->product)) run->cases.push_back(std::move(matrix));
+  std::set<std::string> ids;
+  for (const auto& c : run->cases) {
+    for (TestPoint& point : ExpandCase(*c, run->product)) {
+      if (IsMatrixCase(*c))
+        point.id = "matrix/" + c->op->name() + "/dtype=" + std::string(DTypeName(point.dtype));
+      if (!ids.insert(point.id).second) {
+        throw InputError(
+            c->path, "/name",
+            "test point id " + point.id + " occurs twice (two case files with the same name?)");
+      }
+      run->points.push_back(std::move(point));
+    }
+  }
+}
+
+// Load: the product, every case expanded into test points, the profiles.
+LoadedRun LoadRun(const RunOptions& options) {
+  LoadedRun run;
+  try {
+    ResolveProduct(options, &run);
+    ExpandPoints(options, &run);
+    run.profiles = Profiles::Load(options.profiles);
+  } catch (const InputError& error) {
+    throw RunError(error.what());
+  } catch (const ProviderError& error) {
+    throw RunError(error.what());
+  }
+  return run;
+}
+
+// Select: the filter, then this shard's share of what it selects.
+std::vector<const TestPoint*> SelectPoints(const RunOptions& options,
+                                           const std::vector<TestPoint>& points) {
   std::vector<const TestPoint*> selected;
   size_t position = 0;
   for (const TestPoint& point : points) {
     if (fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
-    if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 != options.shard_index) continue;
+    if (static_cast<int>(position++ % static_cast<size_t>(options.shard_total)) + 1 !=
+        options.shard_index)
+      continue;
     selected.push_back(&point);
   }
   // A gate that tested nothing must not pass: a filter with a typo, or case paths without a case
   // file, select no point at all. An empty shard of a non-empty selection (more shards than
   // points) is not an error.
   if (position == 0) {
-    std::cerr << "aclnn-check: --filter '" << options.filter << "' selects none of the "
-              << points.size() << " test points of the given case files; nothing was run\n";
-    return 2;
+    throw RunError("--filter '" + options.filter + "' selects none of the " +
+                   std::to_string(points.size()) +
+                   " test points of the given case files; nothing was run");
   }
-  if (options.list_only) {
-    for (const TestPoint* point : selected) std::cout << point->id << "\n";
-    return 0;
-  }
+  return selected;
+}
 
-  RunContext context{.provider = provider.get(),
-                     .product = product,
-                     .profiles = &profiles,
-                     .repro_prefix = ReproPrefix(options, soc),
+uint64_t MaxMemory(const RunOptions& options) {
+  return options.max_memory_bytes ? options.max_memory_bytes : HalfOfMemory();
+}
+
+std::string AbsolutePath(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::absolute(path, error).string();
+}
+
+nlohmann::json FilesWithHashes(const std::vector<std::string>& paths) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const std::string& path : paths)
+    files.push_back({{"path", AbsolutePath(path)}, {"sha256", Sha256OfFile(path)}});
+  return files;
+}
+
+// Everything that changes a run's results: a journal is resumed only by the same run.
+nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
+  std::vector<std::string> case_files;
+  for (const auto& path : run.case_files) case_files.push_back(path.string());
+  return {
+      {"harness", GitRevision()},
+      {"cases", FilesWithHashes(case_files)},
+      {"provider",
+       {{"spec", options.provider},
+        {"libraries", FilesWithHashes(ProviderPaths(options.provider))}}},
+      {"soc", run.soc},
+      {"options",
+       {{"filter", options.filter},
+        {"shard", std::to_string(options.shard_index) + "/" + std::to_string(options.shard_total)},
+        {"timeout_seconds", options.timeout_seconds},
+        {"require_all", options.require_all},
+        {"isolated", options.isolate},
+        {"max_memory_bytes", MaxMemory(options)},
+        {"profiles", FilesWithHashes(options.profiles)},
+        {"repeat", std::max(1, options.repeat)},
+        {"save_failures", options.save_failures.empty() ? "" : AbsolutePath(options.save_failures)},
+        {"precision", PrecisionRunJson(options.precision)}}},
+  };
+}
+
+RunContext MakeContext(const RunOptions& options, const LoadedRun& run) {
+  RunContext context{.provider = run.provider.get(),
+                     .product = run.product,
+                     .profiles = &run.profiles,
+                     .repro_prefix = ReproPrefix(options, run.soc),
                      .run_cases = {}};
   for (const std::string& path : options.cases) {
-    std::error_code error;
-    context.run_cases += (context.run_cases.empty() ? "" : " ") +
-                         ShellQuote(std::filesystem::absolute(path, error).string());
+    context.run_cases += (context.run_cases.empty() ? "" : " ") + ShellQuote(AbsolutePath(path));
   }
   context.repeat = std::max(1, options.repeat);
-  const PrecisionGate precision_gate(options.precision);
-  context.precision = &precision_gate;
-  std::unique_ptr<FailureArchive> failure_archive;
-  if (!options.save_failures.empty()) {
-    try {
-      failure_archive = std::make_unique<FailureArchive>(options.save_failures, options.save_failures_max_bytes);
-    } catch (const std::exception& error) {
-      std::cerr << "aclnn-check: " << error.what() << "\n";
-      return 2;
-    }
-    context.failure_archive = failure_archive.get();
-  }
-  const uint64_t max_memory = options.max_memory_bytes ? options.max_memory_bytes : HalfOfMemory();
-  std::vector<std::optional<nlohmann::json>> results(selected.size());
-  size_t done = 0, failed = 0;
-  std::mutex output;
-  Progress progress(options.progress, selected.size());
-  const auto record = [&](size_t index, nlohmann::json result) {
-    std::lock_guard lock(output);
-    const std::string verdict = result.at("verdict").get<std::string>();
-    const bool bad = verdict == "failed" || verdict == "error" ||
-                     (options.require_all && verdict == "not-provided");
-    if (bad) {
-      ++failed;
-      if (options.progress) std::cerr << "\r";
-      std::cout << "FAIL " << result.at("id").get<std::string>();
-      if (!result.at("failures").empty()) {
-        const auto& first = result.at("failures")[0];
-        std::cout << "\n  " << first.at("rule").get<std::string>() << ": "
-                  << first.at("message").get<std::string>();
-      }
-      if (verdict == "not-provided") std::cout << "\n  the provider does not export " << result.at("op").get<std::string>();
-      std::cout << "\n  repro: " << result.at("repro").get<std::string>();
-      if (const auto saved = result.find("failure_data"); saved != result.end()) {
-        std::cout << (saved->contains("not_saved") ? "\n  data not saved (" + saved->at("not_saved").get<std::string>() + "): "
-                                                   : "\n  data: ")
-                  << saved->at("path").get<std::string>();
-      }
-      std::cout << "\n" << std::flush;
-    }
-    results[index] = std::move(result);
-    progress.Update(++done, failed);
-  };
+  return context;
+}
 
+// Each finished point: printed when it failed, appended to the journal, kept for the reports.
+class ResultRecorder {
+ public:
+  ResultRecorder(const RunOptions& options, size_t total, JournalWriter* journal)
+      : options_(options), journal_(journal), results_(total), progress_(options.progress, total) {}
+
+  // `journaled`: the point came from the journal of an earlier attempt (--resume).
+  void Record(size_t index, nlohmann::json result, bool journaled = false) {
+    std::lock_guard lock(mutex_);
+    if (!journaled) Journal(result);
+    const std::string verdict = result.at("verdict").get<std::string>();
+    if (verdict == "failed" || verdict == "error" ||
+        (options_.require_all && verdict == "not-provided")) {
+      ++failed_;
+      PrintFailure(result);
+    }
+    results_[index] = std::move(result);
+    progress_.Update(++done_, failed_);
+  }
+  void Finish() { progress_.Finish(); }
+  size_t failed() const { return failed_; }
+  const std::string& journal_error() const { return journal_error_; }
+  nlohmann::json TakeResults() {
+    nlohmann::json test_points = nlohmann::json::array();
+    for (auto& result : results_) {
+      if (result) test_points.push_back(std::move(*result));
+    }
+    return test_points;
+  }
+
+ private:
+  // A journal that cannot be written (a full disk) is named once; the run goes on to its reports.
+  void Journal(const nlohmann::json& result) {
+    if (!journal_ || !journal_error_.empty()) return;
+    try {
+      journal_->Append(result);
+    } catch (const std::exception& error) {
+      journal_error_ = error.what();
+      std::cerr << "\naclnn-check: " << journal_error_
+                << "; the points after this one are not journaled\n";
+    }
+  }
+  void PrintFailure(const nlohmann::json& result) const {
+    if (options_.progress) std::cerr << "\r";
+    std::cout << "FAIL " << result.at("id").get<std::string>();
+    if (!result.at("failures").empty()) {
+      const auto& first = result.at("failures")[0];
+      std::cout << "\n  " << first.at("rule").get<std::string>() << ": "
+                << first.at("message").get<std::string>();
+    }
+    if (result.at("verdict") == "not-provided") {
+      std::cout << "\n  the provider does not export " << result.at("op").get<std::string>();
+    }
+    std::cout << "\n  repro: " << result.at("repro").get<std::string>();
+    if (const auto saved = result.find("failure_data"); saved != result.end()) {
+      std::cout << (saved->contains("not_saved")
+                        ? "\n  data not saved (" + saved->at("not_saved").get<std::string>() + "): "
+                        : "\n  data: ")
+                << saved->at("path").get<std::string>();
+    }
+    std::cout << "\n" << std::flush;
+  }
+
+  const RunOptions& options_;
+  JournalWriter* journal_;
+  std::vector<std::optional<nlohmann::json>> results_;
+  Progress progress_;
+  std::mutex mutex_;
+  size_t done_ = 0, failed_ = 0;
+  std::string journal_error_;
+};
+
+struct OpenedJournal {
+  std::optional<JournalWriter> writer;
+  std::map<std::string, nlohmann::json> finished;  // by point id: an earlier attempt's entries
+  std::string command;                             // the command line of the run's first attempt
+};
+
+// A new journal, or with --resume the earlier attempt's, checked to be this run's.
+OpenedJournal OpenJournal(const RunOptions& options, const LoadedRun& run) {
+  const std::filesystem::path path = JournalPath(options.report_dir);
+  const nlohmann::json identity = RunIdentity(options, run);
+  OpenedJournal journal{.writer = {}, .finished = {}, .command = options.command_line};
+  try {
+    if (!options.resume) {
+      journal.writer.emplace(
+          JournalWriter::Start(path, {{"run", identity}, {"command", options.command_line}}));
+      return journal;
+    }
+    JournalContents contents = ReadJournal(path);
+    if (const std::string difference =
+            FirstDifference(contents.header.value("run", nlohmann::json()), identity);
+        !difference.empty()) {
+      throw RunError("--resume " + options.report_dir + ": not the same run (" + difference + ")");
+    }
+    journal.command = contents.header.value("command", options.command_line);
+    journal.writer.emplace(JournalWriter::Continue(path, contents.valid_bytes));
+    for (nlohmann::json& entry : contents.entries) {
+      std::string id = entry.value("id", "");
+      journal.finished[std::move(id)] = std::move(entry);
+    }
+  } catch (const std::runtime_error& error) {
+    throw RunError(error.what());
+  }
+  return journal;
+}
+
+// The selected points an earlier attempt finished are recorded from its journal, not run again.
+std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& selected,
+                                     OpenedJournal* journal, ResultRecorder* recorder) {
+  std::set<std::string> recorded;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    auto found = journal->finished.find(selected[i]->id);
+    if (found == journal->finished.end()) continue;
+    recorder->Record(i, std::move(found->second), /*journaled=*/true);
+    recorded.insert(selected[i]->id);
+  }
+  return recorded;
+}
+
+LaterCalls LaterCallsOf(const RunOptions& options, const RunContext& context) {
+  return options.precision.recheck > 0 ? LaterCalls::kOnFreshSeedPoints
+         : context.repeat > 1 || !options.precision.benchmark_provider.empty()
+             ? LaterCalls::kBesideItsReference
+             : LaterCalls::kNone;
+}
+
+// Execute: the points not yet recorded, on --jobs workers. Returns false when interrupted.
+bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunContext& context,
+                   const std::vector<const TestPoint*>& selected,
+                   const std::set<std::string>& already, ResultRecorder* recorder, int* jobs) {
   // Points over the memory limit are refused up front instead of being killed by the system.
   std::vector<const TestPoint*> runnable;
   std::vector<size_t> runnable_index;
-  const LaterCalls later = options.precision.recheck > 0 ? LaterCalls::kOnFreshSeedPoints
-                           : context.repeat > 1 || !options.precision.benchmark_provider.empty()
-                               ? LaterCalls::kBesideItsReference
-                               : LaterCalls::kNone;
+  const uint64_t max_memory = MaxMemory(options);
   for (size_t i = 0; i < selected.size(); ++i) {
-    const uint64_t needed = EstimatedBytes(*selected[i], later);
+    if (already.contains(selected[i]->id)) continue;
+    const uint64_t needed = EstimatedBytes(*selected[i], LaterCallsOf(options, context));
     if (needed > max_memory) {
       TestPointResult refused = AbortedResult(
           *selected[i], context, "harness.memory",
           "needs about " + std::to_string(needed >> 20) + " MiB, more than --max-memory (" +
               std::to_string(max_memory >> 20) + " MiB); not run");
       refused.verdict = Verdict::kError;
-      record(i, TestPointJson(refused));
+      recorder->Record(i, TestPointJson(refused));
       continue;
     }
     runnable.push_back(selected[i]);
     runnable_index.push_back(i);
   }
+  *jobs = std::max(
+      1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
+  const auto on_result = [&](size_t i, nlohmann::json result) {
+    recorder->Record(runnable_index[i], std::move(result));
+  };
+  if (!options.isolate) return RunInProcess(*run.provider, context, runnable, *jobs, on_result);
+  IsolationOptions isolation;
+  isolation.workers = *jobs;
+  isolation.timeout_of = [&](const TestPoint& point) {
+    // --repeat N makes N calls in the same worker: the limit is per call.
+    // --recheck N adds up to N calls on the device and N on the benchmark provider.
+    return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
+           (context.repeat + 2 * std::max(0, options.precision.recheck));
+  };
+  return RunIsolated(options.provider, context, runnable, isolation, on_result);
+}
 
-  const int jobs = std::max(1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
-  bool completed = true;
-  try {
-    if (options.isolate) {
-      IsolationOptions isolation;
-      isolation.workers = jobs;
-      isolation.timeout_of = [&](const TestPoint& point) {
-        // --repeat N makes N calls in the same worker: the limit is per call.
-        // --recheck N adds up to N calls on the device and N on the benchmark provider.
-        return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
-               (context.repeat + 2 * std::max(0, options.precision.recheck));
-      };
-      completed = RunIsolated(options.provider, context, runnable, isolation,
-                              [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
-    } else {
-      completed = RunInProcess(*provider, context, runnable, jobs,
-                               [&](size_t i, nlohmann::json result) { record(runnable_index[i], std::move(result)); });
-    }
-  } catch (const std::exception& error) {
-    progress.Finish();
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
-  }
-  progress.Finish();
+struct RunClock {
+  std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
+  std::chrono::steady_clock::time_point steady_start = std::chrono::steady_clock::now();
+};
 
-  nlohmann::json test_points = nlohmann::json::array();
-  for (auto& result : results) {
-    if (result) test_points.push_back(std::move(*result));
-  }
+nlohmann::json RunMetadata(const RunOptions& options, const LoadedRun& run,
+                           const RunContext& context, const RunClock& clock,
+                           const std::string& command, int jobs, bool completed) {
   nlohmann::json provider_files = nlohmann::json::array();
   for (const std::string& path : ProviderPaths(options.provider)) {
     provider_files.push_back({{"path", path}, {"sha256", Sha256OfFile(path)}});
   }
-  const nlohmann::json metadata = {
+  return {
       {"provider", {{"spec", options.provider}, {"libraries", provider_files}}},
-      {"soc", soc},
-      {"product", std::string(ProductName(product))},
+      {"soc", run.soc},
+      {"product", std::string(ProductName(run.product))},
       {"host", HostName()},
       {"git_revision", GitRevision()},
-      {"started", IsoTime(started)},
-      {"duration_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - steady_start).count()},
-      {"command", options.command_line},
+      {"started", IsoTime(clock.started)},
+      {"duration_seconds",
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - clock.steady_start)
+           .count()},
+      {"command", command},
       {"filter", options.filter},
       {"shard", std::to_string(options.shard_index) + "/" + std::to_string(options.shard_total)},
       {"jobs", jobs},
@@ -386,15 +500,22 @@ int Run(const RunOptions& options) {
       {"require_all", options.require_all},
       {"repeat", context.repeat},
       {"precision", PrecisionRunJson(options.precision)},
-      {"overrides", OverridesJson(profiles)},
+      {"overrides", OverridesJson(run.profiles)},
   };
+}
+
+// Report: report.json, junit.xml, report.html and the history line; the summary on stdout.
+nlohmann::json WriteRunReports(const RunOptions& options, const LoadedRun& run,
+                               nlohmann::json metadata, nlohmann::json test_points,
+                               bool completed) {
   std::vector<std::string> operator_names;
-  for (const auto& c : cases) {
-    if (std::find(operator_names.begin(), operator_names.end(), c->op->name()) == operator_names.end()) {
+  for (const auto& c : run.cases) {
+    if (std::find(operator_names.begin(), operator_names.end(), c->op->name()) ==
+        operator_names.end()) {
       operator_names.push_back(c->op->name());
     }
   }
-  const nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
+  nlohmann::json report = BuildReport(metadata, std::move(test_points), operator_names);
   try {
     WriteReports(report, options.report_dir);
     // An interrupted run is not a data point of the trends, nor is a shard: `report merge`
@@ -403,24 +524,79 @@ int Run(const RunOptions& options) {
       AppendJsonLine(options.run_history, RunHistoryEntry(report));
     }
   } catch (const std::exception& error) {
-    std::cerr << "aclnn-check: " << error.what() << "\n";
-    return 2;
+    throw RunError(error.what());
   }
   const auto& totals = report.at("totals");
   std::cout << totals.at("test_points") << " test points: " << totals.at("passed") << " passed, "
             << totals.at("failed") << " failed, " << totals.at("not_provided") << " not provided, "
-            << totals.at("errors") << " errors (" << soc << ", " << ProductName(product)
+            << totals.at("errors") << " errors (" << run.soc << ", " << ProductName(run.product)
             << ", provider " << options.provider << "); reports in " << options.report_dir << "\n";
+  return report;
+}
+
+int RunPhases(const RunOptions& options) {
+  const RunClock clock;
+  const LoadedRun run = LoadRun(options);
+  const std::vector<const TestPoint*> selected = SelectPoints(options, run.points);
+  if (options.list_only) {
+    for (const TestPoint* point : selected) std::cout << point->id << "\n";
+    return 0;
+  }
+  RunContext context = MakeContext(options, run);
+  const PrecisionGate precision_gate(options.precision);
+  context.precision = &precision_gate;
+  std::unique_ptr<FailureArchive> failure_archive;
+  if (!options.save_failures.empty()) {
+    try {
+      failure_archive =
+          std::make_unique<FailureArchive>(options.save_failures, options.save_failures_max_bytes);
+    } catch (const std::exception& error) {
+      throw RunError(error.what());
+    }
+    context.failure_archive = failure_archive.get();
+  }
+  OpenedJournal journal = OpenJournal(options, run);
+  ResultRecorder recorder(options, selected.size(), &*journal.writer);
+  const std::set<std::string> already = RecordFinished(selected, &journal, &recorder);
+  int jobs = 1;
+  bool completed = true;
+  try {
+    completed = ExecutePoints(options, run, context, selected, already, &recorder, &jobs);
+  } catch (const std::exception& error) {
+    recorder.Finish();
+    throw RunError(error.what());
+  }
+  recorder.Finish();
+  const size_t failed = recorder.failed();
+  nlohmann::json metadata =
+      RunMetadata(options, run, context, clock, journal.command, jobs, completed);
+  const nlohmann::json report =
+      WriteRunReports(options, run, std::move(metadata), recorder.TakeResults(), completed);
   if (failure_archive) {
     std::cout << "failure data: " << ByteSize(failure_archive->used_bytes()) << " in "
               << failure_archive->dir().string() << "\n";
   }
+  if (!recorder.journal_error().empty()) throw RunError(recorder.journal_error());
   if (!completed) {
     std::cout << "interrupted: the report holds the " << report.at("test_points").size() << " of "
               << selected.size() << " test points that finished\n";
     return kInterruptedExitCode;
   }
   return failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int Run(const RunOptions& options) {
+  const bool bundled = IsBundledProvider(options.provider);
+  // The bundled providers emulate the product named by ACLNN_CPU_SOC.
+  const ScopedEnvironment emulated_soc("ACLNN_CPU_SOC", bundled ? options.soc : std::nullopt);
+  try {
+    return RunPhases(options);
+  } catch (const RunError& error) {
+    std::cerr << "aclnn-check: " << error.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace aclnn_check

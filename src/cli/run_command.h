@@ -20,6 +20,7 @@ struct RunOptions {
   int jobs = 1;
   double timeout_seconds = 60;
   std::string report_dir = "reports/latest";
+  bool resume = false;  // --resume DIR: report_dir's journal names the points already finished
   bool require_all = false;
   bool list_only = false;
   std::vector<std::string> profiles;
