@@ -15,6 +15,7 @@
 #include "cases/case_file.h"
 #include "cases/case_schema.h"
 #include "cli/bench_command.h"
+#include "cli/contract_options.h"
 #include "cli/explain.h"
 #include "cli/golden_commands.h"
 #include "cli/import_command.h"
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
   AddReleaseGateRunOptions(run_cmd, &run, &release_gate_flags);
   PrecisionFlags precision_flags;
   AddPrecisionRunOptions(run_cmd, &run, &precision_flags);
+  AddContractOptions(run_cmd, &run);
   run_cmd->callback([&] {
     try {
       std::tie(run.shard_index, run.shard_total) = shard.empty() ? ShardFromEnvironment(shard_total) : ParseShard(shard);

@@ -270,6 +270,7 @@ int Run(const RunOptions& options) {
                          ShellQuote(std::filesystem::absolute(path, error).string());
   }
   context.repeat = std::max(1, options.repeat);
+  context.contracts = options.contracts;
   const PrecisionGate precision_gate(options.precision);
   context.precision = &precision_gate;
   std::unique_ptr<FailureArchive> failure_archive;

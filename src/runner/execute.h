@@ -13,6 +13,7 @@
 #include "device_access/device.h"
 #include "results/profile.h"
 #include "results/result.h"
+#include "runner/contract.h"
 
 namespace aclnn_check {
 
@@ -39,6 +40,9 @@ struct RunContext {
   const FailureArchive* failure_archive = nullptr;
   // CANN's precision standards (SPEC 5.1): metrics and verdicts (nullptr: the element check alone).
   const PrecisionGate* precision = nullptr;
+  // --contract: the calling patterns run on each point after its default call
+  // (runner/calling_patterns.h).
+  std::vector<Contract> contracts{};
 };
 
 // The host side of a test point: inputs generated and laid out, outputs described by their

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/status.h"
+#include "runner/calling_patterns.h"
 #include "runner/determinism.h"
 #include "runner/failure_archive.h"
 #include "runner/precision_gate.h"
@@ -46,7 +47,10 @@ bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict ==
 
 TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
   const bool repeat = context.repeat > 1 && point.expected.ok();
-  if (!repeat && !context.failure_archive && !context.precision) return ExecutePoint(point, session, context);
+  const bool patterns = !context.contracts.empty() && point.expected.ok();
+  if (!repeat && !patterns && !context.failure_archive && !context.precision) {
+    return ExecutePoint(point, session, context);
+  }
   if (!context.provider->Symbols(point.op())) return ExecutePoint(point, session, context);
   std::optional<PreparedPoint> prepared;
   try {
@@ -65,6 +69,11 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
   if (repeat && computed) {
     const auto start = std::chrono::steady_clock::now();
     CheckRepeatedCalls(point, *prepared, first, session, context, &result);
+    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  if (patterns && computed) {
+    const auto start = std::chrono::steady_clock::now();
+    RunCallingPatterns(point, first, session, context, &result);
     result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   if (context.failure_archive && Failing(result.verdict)) {
