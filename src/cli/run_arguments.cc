@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "cli/contract_options.h"
 #include "cli/precision_options.h"
 #include "cli/run_command.h"
 
@@ -99,6 +100,7 @@ void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
   run.run_history = "reports/history.jsonl";
   AddReleaseGateOptions(run_cmd, &run, &a.release_gate_flags);
   AddPrecisionRunOptions(run_cmd, &run, &a.precision_flags);
+  AddContractOptions(run_cmd, &run);
 }
 
 // The options as RunOptions, then the run. Exit code as Run's; 2 for options that do not fit.

@@ -264,6 +264,12 @@ nlohmann::json FilesWithHashes(const std::vector<std::string>& paths) {
   return files;
 }
 
+std::vector<std::string> ContractNames(const std::vector<Contract>& contracts) {
+  std::vector<std::string> names;
+  for (Contract contract : contracts) names.emplace_back(ContractName(contract));
+  return names;
+}
+
 // Everything that changes a run's results: a journal is resumed only by the same run.
 nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
   std::vector<std::string> case_files;
@@ -285,7 +291,8 @@ nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
         {"profiles", FilesWithHashes(options.profiles)},
         {"repeat", std::max(1, options.repeat)},
         {"save_failures", options.save_failures.empty() ? "" : AbsolutePath(options.save_failures)},
-        {"precision", PrecisionRunJson(options.precision)}}},
+        {"precision", PrecisionRunJson(options.precision)},
+        {"contracts", ContractNames(options.contracts)}}},
   };
 }
 
@@ -299,6 +306,7 @@ RunContext MakeContext(const RunOptions& options, const LoadedRun& run) {
     context.run_cases += (context.run_cases.empty() ? "" : " ") + ShellQuote(AbsolutePath(path));
   }
   context.repeat = std::max(1, options.repeat);
+  context.contracts = options.contracts;
   return context;
 }
 

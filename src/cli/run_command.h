@@ -8,6 +8,8 @@
 
 #include "runner/precision_gate.h"
 
+#include "runner/contract.h"
+
 namespace aclnn_check {
 
 struct RunOptions {
@@ -33,6 +35,7 @@ struct RunOptions {
   uint64_t save_failures_max_bytes = uint64_t{1} << 30;  // --save-failures-max-mb
   std::string run_history;          // --run-history FILE: one summary line appended ('' for none)
   PrecisionGateOptions precision;   // --verdict, --benchmark-run, --benchmark-provider, --recheck
+  std::vector<Contract> contracts;  // --contract (cli/contract_options.h)
 };
 
 // Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted

@@ -81,16 +81,27 @@ void DeviceBuffer::DownloadInto(size_t offset, std::span<std::byte> host) const 
            "aclrtMemcpy device to host");
 }
 
-DeviceSession::DeviceSession(const Provider& provider) : provider_(provider) {
+DeviceSession::DeviceSession(const Provider& provider) : DeviceSession(provider, 0, false) {}
+
+DeviceSession::DeviceSession(const Provider& provider, int32_t device, bool own_context)
+    : provider_(provider), device_(device) {
   const int init = provider.api().init(nullptr);
   if (init != ACL_SUCCESS && init != ACL_ERROR_REPEAT_INITIALIZE) CheckAcl(provider, init, "aclInit");
-  CheckAcl(provider, provider.api().set_device(0), "aclrtSetDevice(0)");
+  const std::string which = "(" + std::to_string(device) + ")";
+  CheckAcl(provider, provider.api().set_device(device), "aclrtSetDevice" + which);
+  if (own_context) {
+    const PatternApi& patterns = provider.patterns();
+    if (!patterns.contexts()) throw ProviderError("the provider has no aclrtCreateContext/aclrtSetCurrentContext");
+    CheckAcl(provider, patterns.create_context(&context_, device), "aclrtCreateContext" + which);
+    CheckAcl(provider, patterns.set_current_context(context_), "aclrtSetCurrentContext");
+  }
   CheckAcl(provider, provider.api().create_stream(&stream_), "aclrtCreateStream");
 }
 
 DeviceSession::~DeviceSession() {
   if (stream_) provider_.api().destroy_stream(stream_);
-  provider_.api().reset_device(0);
+  if (context_) provider_.patterns().destroy_context(context_);
+  provider_.api().reset_device(device_);
 }
 
 void DeviceSession::Synchronize() const {

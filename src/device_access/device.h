@@ -66,6 +66,10 @@ class DeviceSession {
  public:
   // aclInit, aclrtSetDevice(0), aclrtCreateStream.
   explicit DeviceSession(const Provider& provider);
+  // A worker's session on a device: aclrtSetDevice(device), and with own_context a context of its
+  // own made current on the calling thread (aclrtCreateContext, aclrtSetCurrentContext; the
+  // provider must have them, Provider::patterns().contexts()), then its stream.
+  DeviceSession(const Provider& provider, int32_t device, bool own_context);
   ~DeviceSession();
   DeviceSession(const DeviceSession&) = delete;
   DeviceSession& operator=(const DeviceSession&) = delete;
@@ -83,6 +87,8 @@ class DeviceSession {
 
  private:
   const Provider& provider_;
+  int32_t device_ = 0;
+  aclrtContext context_ = nullptr;
   aclrtStream stream_ = nullptr;
 };
 

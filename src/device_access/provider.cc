@@ -40,6 +40,14 @@ Provider::Provider(std::string spec, std::vector<std::string> paths)
   Bind(libraries_, api_.destroy_int_array, "aclDestroyIntArray");
   Bind(libraries_, api_.create_bool_array, "aclCreateBoolArray");
   Bind(libraries_, api_.destroy_bool_array, "aclDestroyBoolArray");
+  BindOptional(libraries_, patterns_.set_repeatable, "aclSetAclOpExecutorRepeatable");
+  BindOptional(libraries_, patterns_.destroy_executor, "aclDestroyAclOpExecutor");
+  BindOptional(libraries_, patterns_.set_input_addr, "aclSetInputTensorAddr");
+  BindOptional(libraries_, patterns_.set_output_addr, "aclSetOutputTensorAddr");
+  BindOptional(libraries_, patterns_.create_context, "aclrtCreateContext");
+  BindOptional(libraries_, patterns_.destroy_context, "aclrtDestroyContext");
+  BindOptional(libraries_, patterns_.set_current_context, "aclrtSetCurrentContext");
+  BindOptional(libraries_, patterns_.get_device_count, "aclrtGetDeviceCount");
   for (const Operator& op : Catalogue()) {
     void* get_workspace_size = libraries_.Find(op.workspace_symbol());
     void* execute = libraries_.Find(op.aclnn_symbol());

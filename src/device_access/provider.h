@@ -41,6 +41,23 @@ struct RuntimeApi {
   decltype(&aclDestroyBoolArray) destroy_bool_array;
 };
 
+// The calling patterns' functions (docs/calling-patterns.md), each optional: a provider without
+// them gets the patterns that need them reported as not provided. Prototypes as CANN documents
+// them (hicann/opbase docs/en/api/nnopbase/aclnn/).
+struct PatternApi {
+  aclnnStatus (*set_repeatable)(aclOpExecutor* executor) = nullptr;
+  aclnnStatus (*destroy_executor)(aclOpExecutor* executor) = nullptr;
+  aclnnStatus (*set_input_addr)(aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr) = nullptr;
+  aclnnStatus (*set_output_addr)(aclOpExecutor* executor, size_t index, aclTensor* tensor, void* addr) = nullptr;
+  decltype(&aclrtCreateContext) create_context = nullptr;
+  decltype(&aclrtDestroyContext) destroy_context = nullptr;
+  decltype(&aclrtSetCurrentContext) set_current_context = nullptr;
+  decltype(&aclrtGetDeviceCount) get_device_count = nullptr;
+
+  bool repeatable() const { return set_repeatable && destroy_executor && set_input_addr && set_output_addr; }
+  bool contexts() const { return create_context && destroy_context && set_current_context; }
+};
+
 // Every operator's execute function has this prototype.
 using ExecuteFunction = aclnnStatus (*)(void* workspace, uint64_t workspace_size,
                                         aclOpExecutor* executor, aclrtStream stream);
@@ -58,6 +75,7 @@ class Provider {
   const std::string& spec() const { return spec_; }
   const std::vector<std::string>& paths() const { return libraries_.paths(); }
   const RuntimeApi& api() const { return api_; }
+  const PatternApi& patterns() const { return patterns_; }
   // nullptr when the provider does not export the operator's pair.
   const OperatorSymbols* Symbols(const Operator& op) const;
   // aclrtGetSocName's answer, when the provider has it and it answers.
@@ -71,6 +89,7 @@ class Provider {
   std::string spec_;
   SharedLibraries libraries_;
   RuntimeApi api_{};
+  PatternApi patterns_{};
   std::vector<std::optional<OperatorSymbols>> operators_;  // indexed like Catalogue()
 };
 

@@ -35,14 +35,15 @@ int RecordGolden(const GoldenRecordOptions& options) {
       for (const TestPoint& point : ExpandCase(case_file, loaded.product)) {
         if (!point.expected.ok() || fnmatch(options.filter.c_str(), point.id.c_str(), 0) != 0) continue;
         const auto record = [&](const TestPoint& run, const std::string& id, bool with_inputs) {
-          DeviceOutputs outputs;
           std::optional<PreparedPoint> prepared;
           GoldenValues inputs;
           if (with_inputs) {
             prepared = PreparePoint(run);
             inputs = GoldenInputsOf(run, *prepared).inputs;
           }
-          const TestPointResult result = ExecutePreparedPoint(run, std::move(prepared), session, context, &outputs);
+          CapturedOutputs captured;
+          const TestPointResult result = ExecutePoint(run, session, context, prepared ? &*prepared : nullptr, &captured);
+          DeviceOutputs outputs = captured.Decoded();
           if (outputs.empty()) return;  // nothing computed: no outputs to compare later
           GoldenPoint stored;
           stored.id = id;

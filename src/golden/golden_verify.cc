@@ -165,8 +165,9 @@ int VerifyGolden(const GoldenVerifyOptions& options) {
       }
       prepared.reference = OracleReference(stored, prepared);
       const ReferenceResult reference = *prepared.reference;
-      DeviceOutputs device;
-      TestPointResult result = ExecutePreparedPoint(stored_point.point, std::move(prepared), session, context, &device);
+      CapturedOutputs captured;
+      TestPointResult result = ExecutePoint(stored_point.point, session, context, &prepared, &captured);
+      const DeviceOutputs device = captured.Decoded();
       result.repro = context.repro_prefix + " '" + file.path + "'";
       for (const auto& [rule, tally] : WhichWasFollowed(stored, reference, device)) {
         following[rule].followed_oracle += tally.followed_oracle;

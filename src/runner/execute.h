@@ -14,6 +14,7 @@
 #include "device_access/device.h"
 #include "results/profile.h"
 #include "results/result.h"
+#include "runner/contract.h"
 
 namespace aclnn_check {
 
@@ -41,11 +42,14 @@ struct RunContext {
   // CANN's precision standards (docs/contract/numerics.md): metrics and verdicts (nullptr: the
   // element check alone).
   const PrecisionGate* precision = nullptr;
+  // --contract: the calling patterns run on each point after its default call
+  // (runner/calling_patterns.h).
+  std::vector<Contract> contracts{};
 };
 
 // The host side of a test point: inputs generated and laid out, outputs described by their
 // sentinel fill (HostTensor::Filled), and the float64 reference when the call must succeed and
-// with_reference is set (benchmarks need only the inputs; ExecuteOnPrepared, preparing a point
+// with_reference is set (benchmarks need only the inputs; ExecutePoint, preparing a point
 // itself, computes the reference after the call).
 struct PreparedPoint {
   std::vector<std::optional<HostTensor>> tensors;  // per TensorSlot
@@ -57,9 +61,6 @@ PreparedPoint PreparePoint(const TestPoint& point, bool with_reference = true);
 // Bytes that fill output buffers before the call and input buffers outside the views.
 constexpr std::byte kOutputSentinel{0xA5};
 constexpr std::byte kInputGapFill{0xFF};
-
-TestPointResult ExecuteTestPoint(const TestPoint& point, const DeviceSession& session,
-                                 const RunContext& context);
 
 // The decoded device values of each computed output, by tensor name (logical order).
 using DeviceOutputs = std::map<std::string, std::vector<double>>;
@@ -80,19 +81,15 @@ struct CapturedOutputs {
   DeviceOutputs Decoded() const;
 };
 
-// ExecuteTestPoint with the host side given (nullopt: PreparePoint), for golden data whose inputs
-// and expected outputs come from a file; device_outputs, when set, receives the outputs.
-TestPointResult ExecutePreparedPoint(const TestPoint& point, std::optional<PreparedPoint> prepared,
-                                     const DeviceSession& session, const RunContext& context,
-                                     DeviceOutputs* device_outputs = nullptr);
+// Runs one test point: the host side given (nullptr: PreparePoint here, and the reference
+// computed after the call in the memory the device buffers leave), so one PreparedPoint serves
+// repeated calls and golden data brings its own inputs and expected outputs; captured, when set,
+// receives the outputs (and the reference when it was computed here).
+TestPointResult ExecutePoint(const TestPoint& point, const DeviceSession& session, const RunContext& context,
+                             const PreparedPoint* prepared = nullptr, CapturedOutputs* captured = nullptr);
 
-// The same on a host side that stays the caller's (prepared: nullptr prepares it here), so one
-// PreparedPoint serves repeated calls; captured, when set, receives the outputs. A point without a
-// reference gets one computed after the call, in the memory the device buffers leave; captured
-// then receives it too.
-TestPointResult ExecuteOnPrepared(const TestPoint& point, const PreparedPoint* prepared,
-                                  const DeviceSession& session, const RunContext& context,
-                                  CapturedOutputs* captured);
+// A result naming the point (id, case, op, dtype, layout, axes, expectation, repro), no verdict.
+TestPointResult ResultIdentity(const TestPoint& point, const RunContext& context);
 
 // An output's element bound: the operator's documented ulp and c, with the case file's overrides.
 Tolerance ToleranceOf(const TestPoint& point, std::string_view output);

@@ -183,17 +183,7 @@ std::string SignalName(int signal_number) {
 
 TestPointResult AbortedResult(const TestPoint& point, const RunContext& context,
                               const std::string& rule, const std::string& message) {
-  TestPointResult result;
-  result.id = point.id;
-  result.case_name = point.case_file->name;
-  result.case_path = point.case_file->path;
-  result.op = point.op().name();
-  result.dtype = std::string(DTypeName(point.dtype));
-  result.layout = point.layout.ToString();
-  result.axes = point.axis_values;
-  result.expected_status = point.expected.status;
-  result.expected_rule = point.expected.rule;
-  result.repro = ReproCommand(point, context);
+  TestPointResult result = ResultIdentity(point, context);
   result.verdict = Verdict::kFailed;
   result.failures.push_back({rule, message});
   result.rules.push_back({rule, false, false, 0});

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/status.h"
+#include "runner/calling_patterns.h"
 #include "runner/determinism.h"
 #include "runner/failure_archive.h"
 #include "runner/precision_gate.h"
@@ -20,7 +21,7 @@ void CheckRepeatedCalls(const TestPoint& point, const PreparedPoint& prepared, c
   DeterminismCheck check(first, dtypes);
   for (int call = 2; call <= context.repeat; ++call) {
     CapturedOutputs later;
-    const TestPointResult again = ExecuteOnPrepared(point, &prepared, session, context, &later);
+    const TestPointResult again = ExecutePoint(point, session, context, &prepared, &later);
     if (again.status != 0 || again.execute_status != 0) {
       check.AddFailedCall(call, "GetWorkspaceSize returned " + DescribeStatus(again.status.value_or(-1)) +
                                     (again.execute_status ? ", execute " + DescribeStatus(*again.execute_status) : "") +
@@ -46,8 +47,11 @@ bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict ==
 
 TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
   const bool repeat = context.repeat > 1 && point.expected.ok();
-  if (!repeat && !context.failure_archive && !context.precision) return ExecuteTestPoint(point, session, context);
-  if (!context.provider->Symbols(point.op())) return ExecuteTestPoint(point, session, context);
+  const bool patterns = !context.contracts.empty() && point.expected.ok();
+  if (!repeat && !patterns && !context.failure_archive && !context.precision) {
+    return ExecutePoint(point, session, context);
+  }
+  if (!context.provider->Symbols(point.op())) return ExecutePoint(point, session, context);
   std::optional<PreparedPoint> prepared;
   try {
     if (context.phase) *context.phase = CallPhase::kPrepare;
@@ -55,16 +59,21 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
     prepared = PreparePoint(point, /*with_reference=*/false);
   } catch (const std::exception&) {
     // The plain call reports the same error the usual way.
-    return ExecuteTestPoint(point, session, context);
+    return ExecutePoint(point, session, context);
   }
   CapturedOutputs first;
-  TestPointResult result = ExecuteOnPrepared(point, &*prepared, session, context, &first);
+  TestPointResult result = ExecutePoint(point, session, context, &*prepared, &first);
   if (first.reference) prepared->reference = std::move(first.reference);
   const bool computed = result.status == 0 && result.execute_status == 0;
   if (context.precision && computed) context.precision->Apply(point, *prepared, first, session, context, &result);
   if (repeat && computed) {
     const auto start = std::chrono::steady_clock::now();
     CheckRepeatedCalls(point, *prepared, first, session, context, &result);
+    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  if (patterns && computed) {
+    const auto start = std::chrono::steady_clock::now();
+    RunCallingPatterns(point, first, session, context, &result);
     result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   if (context.failure_archive && Failing(result.verdict)) {

@@ -142,7 +142,7 @@ BenchmarkLookup PrecisionGate::RunBenchmarkProvider(const TestPoint& point, cons
   const Profiles profiles;
   const RunContext context{.provider = benchmark_->provider.get(), .product = product, .profiles = &profiles};
   CapturedOutputs captured;
-  const TestPointResult result = ExecuteOnPrepared(point, &prepared, *benchmark_->session, context, &captured);
+  const TestPointResult result = ExecutePoint(point, *benchmark_->session, context, &prepared, &captured);
   if (result.verdict == Verdict::kNotProvided) {
     return {{}, "benchmark provider " + options_.benchmark_provider + " does not export " + point.op().name()};
   }
@@ -201,7 +201,7 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
       continue;
     }
     CapturedOutputs device;
-    const TestPointResult result = ExecuteOnPrepared(fresh, &prepared, session, plain, &device);
+    const TestPointResult result = ExecutePoint(fresh, session, plain, &prepared, &device);
     if (result.status != 0 || result.execute_status != 0 || !prepared.reference) {
       skipped = "the device's call failed on seed " + std::to_string(fresh_seed.case_file->seed);
       continue;
