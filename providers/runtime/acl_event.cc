@@ -110,13 +110,12 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   const std::shared_ptr<provider::HostEvent> recorded = provider::FindEvent(event);
   if (!recorded) return provider::NotAnEvent("aclrtRecordEvent");
-  std::shared_ptr<provider::Stream> queue;
-  if (stream) {
-    queue = provider::FindStream(stream);
-    if (!queue) {
-      return provider::Fail(ACL_ERROR_INVALID_PARAM,
-                            "aclrtRecordEvent: stream is not a live stream from aclrtCreateStream");
-    }
+  // A null stream is the current context's default stream, as for launches.
+  const std::shared_ptr<provider::Stream> queue = provider::FindStream(stream).queue;
+  if (!queue) {
+    return provider::Fail(ACL_ERROR_INVALID_PARAM,
+                          "aclrtRecordEvent: stream is not a live stream from aclrtCreateStream (or "
+                          "null with no current context)");
   }
   uint64_t record = 0;
   {
@@ -124,11 +123,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     record = ++recorded->records;
     recorded->stream = stream;
   }
-  if (queue) {
-    queue->Enqueue([recorded, record] { recorded->Reach(record); });
-  } else {
-    recorded->Reach(record);
-  }
+  queue->Enqueue([recorded, record] { recorded->Reach(record); });
   return ACL_SUCCESS;
 }
 
@@ -143,8 +138,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
     record = waited->records;
     stream = waited->stream;
   }
-  // The stream runs its queue on synchronisation; a stream destroyed meanwhile has run it already.
-  if (provider::FindStream(stream)) {
+  // A stream destroyed meanwhile has run its queue already.
+  if (provider::FindStream(stream).queue) {
     if (const aclError error = provider::SynchronizeStream(stream)) return error;
   }
   std::unique_lock lock(waited->mutex);

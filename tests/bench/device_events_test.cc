@@ -59,7 +59,9 @@ TEST_F(HostEvents, ElapsedTimeIsBetweenTheStreamReachingEachEvent) {
 
 TEST_F(HostEvents, AnEventNeverRecordedHasNoTimestamp) {
   float ms = 0;
-  ASSERT_EQ(ACL(aclrtRecordEvent)(start_, nullptr), ACL_SUCCESS);  // the default stream: at once
+  // The context's default stream: asynchronous like any other, so the start is waited for first.
+  ASSERT_EQ(ACL(aclrtRecordEvent)(start_, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(ACL(aclrtSynchronizeEvent)(start_), ACL_SUCCESS);
   EXPECT_EQ(ACL(aclrtEventElapsedTime)(&ms, start_, end_), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
   EXPECT_EQ(ACL(aclrtSynchronizeEvent)(end_), ACL_SUCCESS);  // nothing to wait for
   EXPECT_EQ(ACL(aclrtEventElapsedTime)(nullptr, start_, start_), ACL_ERROR_INVALID_PARAM);

@@ -41,7 +41,8 @@ void BeforeLaunch(const Operator&) { DelayIf(BenchFault::kSlowLaunch); }
 }  // namespace
 
 const ComputeBackend& ActiveBackend() {
-  static const ComputeBackend backend{"bench-fault", WorkspaceBytes, Run, nullptr, BeforeLaunch};
+  static const ComputeBackend backend{"bench-fault", WorkspaceBytes, Run, nullptr, nullptr, nullptr,
+                                       BeforeLaunch};
   return backend;
 }
 
