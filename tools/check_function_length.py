@@ -19,12 +19,7 @@ SUFFIXES = (".cc", ".h", ".cpp", ".cu")
 # path -> why the file is not read (yet).
 EXCLUDED_FILES: dict = {}
 # (path, function name) -> why it may stay longer than the limit.
-EXCEPTIONS = {
-    # Not split yet (follow-up work): isolation into spawn, watch and collect; the precision gate
-    # into its verdicts and its re-check.
-    ("src/runner/isolation.cc", "RunIsolated"): "not split yet: follow-up work",
-    ("src/runner/precision_gate.cc", "PrecisionGate::Apply"): "not split yet: follow-up work",
-}
+EXCEPTIONS: dict = {}
 
 CONTAINER = re.compile(r"\b(namespace|class|struct|union|enum)\b[^()]*$|extern\s+\"C\"\s*$")
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|do|else|try)\b")

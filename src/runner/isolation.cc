@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "check/rule_ids.h"
 #include "results/test_point_json.h"
 #include "runner/point_run.h"
 
@@ -220,113 +221,173 @@ ProviderProbe ProbeProvider(const std::string& spec) {
   return {"", std::nullopt};
 }
 
+namespace {
+
+// One shared status page per worker slot, mapped before any fork so parent and child see it.
+class SharedStatusPages {
+ public:
+  explicit SharedStatusPages(size_t count) : count_(count) {
+    void* pages = mmap(nullptr, Bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
+    pages_ = static_cast<SharedStatus*>(pages);
+  }
+  ~SharedStatusPages() { munmap(pages_, Bytes()); }
+  SharedStatusPages(const SharedStatusPages&) = delete;
+  SharedStatusPages& operator=(const SharedStatusPages&) = delete;
+  SharedStatus& operator[](size_t slot) { return pages_[slot]; }
+
+ private:
+  size_t Bytes() const { return sizeof(SharedStatus) * count_; }
+  size_t count_;
+  SharedStatus* pages_ = nullptr;
+};
+
+// The workers of one isolated run: each slot holds a worker that runs one point at a time; a
+// worker that dies or overruns its point's time limit fails that point and is replaced.
+class WorkerPool {
+ public:
+  WorkerPool(const std::string& provider_spec, const RunContext& context,
+             const std::vector<const TestPoint*>& points, const IsolationOptions& options,
+             const std::function<void(size_t, nlohmann::json)>& on_result)
+      : provider_spec_(provider_spec), context_(context), points_(points), options_(options),
+        on_result_(on_result), statuses_(SlotCount(options, points)), workers_(SlotCount(options, points)) {}
+
+  // Runs every point; false when interrupted first.
+  bool RunAll() {
+    for (size_t slot = 0; slot < workers_.size(); ++slot) Start(slot);
+    for (Worker& worker : workers_) Dispatch(worker);
+    while (finished_ < points_.size()) {
+      if (interrupted) return false;
+      const std::vector<pollfd> fds = WaitForResults();
+      for (size_t slot = 0; slot < workers_.size(); ++slot) {
+        if (fds[slot + 1].revents & (POLLIN | POLLHUP | POLLERR)) {
+          Collect(slot);
+        } else if (workers_[slot].point >= 0 && Clock::now() >= workers_[slot].deadline) {
+          TimeOut(slot);
+        }
+      }
+    }
+    return true;
+  }
+
+  void StopAll(bool kill_them) {
+    for (Worker& worker : workers_) {
+      if (worker.pid > 0) StopWorker(worker, kill_them);
+    }
+  }
+
+ private:
+  static size_t SlotCount(const IsolationOptions& options, const std::vector<const TestPoint*>& points) {
+    return static_cast<size_t>(std::max(1, std::min<int>(options.workers, static_cast<int>(points.size()))));
+  }
+
+  void Start(size_t slot) {
+    std::vector<int> inherited = {wake_pipe[0], wake_pipe[1]};
+    for (const Worker& other : workers_) {
+      if (other.commands >= 0) inherited.push_back(other.commands);
+      if (other.results >= 0) inherited.push_back(other.results);
+    }
+    workers_[slot] = StartWorker(provider_spec_, context_, points_, &statuses_[slot], inherited);
+  }
+
+  void Dispatch(Worker& worker) {
+    if (next_ >= points_.size()) return;
+    const uint64_t index = next_++;
+    worker.point = static_cast<int64_t>(index);
+    worker.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(options_.timeout_of(*points_[index])));
+    if (!WriteAll(worker.commands, &index, sizeof index)) {
+      // The worker died before taking work: reported when its result pipe closes.
+    }
+  }
+
+  // Waits until a worker writes or closes its results, the wake pipe fires, or the earliest
+  // deadline passes (at most a second); returns the polled descriptors, the wake pipe first.
+  std::vector<pollfd> WaitForResults() const {
+    std::vector<pollfd> fds;
+    fds.push_back({wake_pipe[0], POLLIN, 0});
+    for (const Worker& worker : workers_) fds.push_back({worker.results, POLLIN, 0});
+    Clock::time_point earliest = Clock::time_point::max();
+    for (const Worker& worker : workers_) {
+      if (worker.point >= 0) earliest = std::min(earliest, worker.deadline);
+    }
+    const auto wait = earliest == Clock::time_point::max()
+                          ? std::chrono::milliseconds(1000)
+                          : std::chrono::duration_cast<std::chrono::milliseconds>(earliest - Clock::now());
+    const int timeout_ms = static_cast<int>(std::clamp<int64_t>(wait.count() + 1, 0, 1000));
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
+      throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    }
+    return fds;
+  }
+
+  // A slot's result pipe is readable: a result, or the worker died or could not set up (then the
+  // point it held fails and a new worker starts).
+  void Collect(size_t slot) {
+    Worker& worker = workers_[slot];
+    const std::optional<std::string> frame = ReadFrame(worker.results);
+    if (frame && !frame->empty() && (*frame)[0] != '!') {
+      on_result_(static_cast<size_t>(worker.point), nlohmann::json::parse(*frame));
+      ++finished_;
+      worker.point = -1;
+      Dispatch(worker);
+      return;
+    }
+    const int wait_status = StopWorker(worker, true);
+    const std::string how =
+        frame && !frame->empty() ? "failed to start: " + frame->substr(1) : HowItDied(wait_status);
+    if (worker.point >= 0) AbortPoint(slot, rule_ids::kCrash, how);
+    if (frame && !frame->empty() && (*frame)[0] == '!') {
+      throw std::runtime_error("a worker could not start: " + frame->substr(1));
+    }
+    Start(slot);
+    Dispatch(workers_[slot]);
+  }
+
+  void TimeOut(size_t slot) {
+    StopWorker(workers_[slot], true);
+    const double limit = options_.timeout_of(*points_[static_cast<size_t>(workers_[slot].point)]);
+    AbortPoint(slot, rule_ids::kTimeout,
+               "did not finish within " + std::to_string(limit).substr(0, 6) + " s (killed)");
+    Start(slot);
+    Dispatch(workers_[slot]);
+  }
+
+  void AbortPoint(size_t slot, const std::string& rule, const std::string& how) {
+    Worker& worker = workers_[slot];
+    const size_t index = static_cast<size_t>(worker.point);
+    const std::string phase(CallPhaseName(statuses_[slot].phase));
+    on_result_(index, TestPointJson(AbortedResult(*points_[index], context_, rule,
+                                                  "the provider " + how + " during " + phase)));
+    ++finished_;
+    worker.point = -1;
+  }
+
+  const std::string& provider_spec_;
+  const RunContext& context_;
+  const std::vector<const TestPoint*>& points_;
+  const IsolationOptions& options_;
+  const std::function<void(size_t, nlohmann::json)>& on_result_;
+  SharedStatusPages statuses_;
+  std::vector<Worker> workers_;
+  size_t next_ = 0, finished_ = 0;
+};
+
+}  // namespace
+
 bool RunIsolated(const std::string& provider_spec, const RunContext& context,
                  const std::vector<const TestPoint*>& points, const IsolationOptions& options,
                  const std::function<void(size_t, nlohmann::json)>& on_result) {
   const SignalScope signals;
-  const int count = std::max(1, std::min<int>(options.workers, static_cast<int>(points.size())));
-  // One shared page per worker slot, mapped before any fork so parent and child see it.
-  void* shared = mmap(nullptr, sizeof(SharedStatus) * static_cast<size_t>(count),
-                      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
-  auto* statuses = static_cast<SharedStatus*>(shared);
-  std::vector<Worker> workers(static_cast<size_t>(count));
-  size_t next = 0, finished = 0;
-  bool ok = true;
-
-  const auto start = [&](size_t slot) {
-    std::vector<int> inherited = {wake_pipe[0], wake_pipe[1]};
-    for (const Worker& other : workers) {
-      if (other.commands >= 0) inherited.push_back(other.commands);
-      if (other.results >= 0) inherited.push_back(other.results);
-    }
-    workers[slot] = StartWorker(provider_spec, context, points, &statuses[slot], inherited);
-  };
-  const auto dispatch = [&](Worker& worker) {
-    if (next >= points.size()) return;
-    const uint64_t index = next++;
-    worker.point = static_cast<int64_t>(index);
-    worker.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(options.timeout_of(*points[index])));
-    if (!WriteAll(worker.commands, &index, sizeof index)) {
-      // The worker died before taking work: reported when its result pipe closes.
-    }
-  };
-  const auto abort_point = [&](size_t slot, const std::string& rule, const std::string& how) {
-    Worker& worker = workers[slot];
-    const size_t index = static_cast<size_t>(worker.point);
-    const std::string phase(CallPhaseName(statuses[slot].phase));
-    on_result(index, TestPointJson(AbortedResult(*points[index], context, rule,
-                                                 "the provider " + how + " during " + phase)));
-    ++finished;
-    worker.point = -1;
-  };
-
+  WorkerPool pool(provider_spec, context, points, options, on_result);
+  bool ok = false;
   try {
-    for (size_t slot = 0; slot < workers.size(); ++slot) start(slot);
-    for (Worker& worker : workers) dispatch(worker);
-    while (finished < points.size()) {
-      if (interrupted) {
-        ok = false;
-        break;
-      }
-      std::vector<pollfd> fds;
-      fds.push_back({wake_pipe[0], POLLIN, 0});
-      for (const Worker& worker : workers) fds.push_back({worker.results, POLLIN, 0});
-      Clock::time_point earliest = Clock::time_point::max();
-      for (const Worker& worker : workers) {
-        if (worker.point >= 0) earliest = std::min(earliest, worker.deadline);
-      }
-      const auto wait = earliest == Clock::time_point::max()
-                            ? std::chrono::milliseconds(1000)
-                            : std::chrono::duration_cast<std::chrono::milliseconds>(earliest - Clock::now());
-      const int timeout_ms = static_cast<int>(std::clamp<int64_t>(wait.count() + 1, 0, 1000));
-      if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) {
-        throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-      }
-      for (size_t slot = 0; slot < workers.size(); ++slot) {
-        Worker& worker = workers[slot];
-        const short events = fds[slot + 1].revents;
-        if (events & (POLLIN | POLLHUP | POLLERR)) {
-          const std::optional<std::string> frame = ReadFrame(worker.results);
-          if (frame && !frame->empty() && (*frame)[0] != '!') {
-            on_result(static_cast<size_t>(worker.point), nlohmann::json::parse(*frame));
-            ++finished;
-            worker.point = -1;
-            dispatch(worker);
-            continue;
-          }
-          // The worker died, or could not set up: the point it held fails, a new one starts.
-          const int wait_status = StopWorker(worker, true);
-          const std::string how =
-              frame && !frame->empty() ? "failed to start: " + frame->substr(1) : HowItDied(wait_status);
-          if (worker.point >= 0) abort_point(slot, "harness.crash", how);
-          if (frame && !frame->empty() && (*frame)[0] == '!') {
-            throw std::runtime_error("a worker could not start: " + frame->substr(1));
-          }
-          start(slot);
-          dispatch(workers[slot]);
-        } else if (worker.point >= 0 && Clock::now() >= worker.deadline) {
-          StopWorker(worker, true);
-          const double limit = options.timeout_of(*points[static_cast<size_t>(worker.point)]);
-          abort_point(slot, "harness.timeout",
-                      "did not finish within " + std::to_string(limit).substr(0, 6) + " s (killed)");
-          start(slot);
-          dispatch(workers[slot]);
-        }
-      }
-    }
+    ok = pool.RunAll();
   } catch (...) {
-    for (Worker& worker : workers) {
-      if (worker.pid > 0) StopWorker(worker, true);
-    }
-    munmap(shared, sizeof(SharedStatus) * static_cast<size_t>(count));
+    pool.StopAll(true);
     throw;
   }
-  for (Worker& worker : workers) {
-    if (worker.pid > 0) StopWorker(worker, !ok);
-  }
-  munmap(shared, sizeof(SharedStatus) * static_cast<size_t>(count));
+  pool.StopAll(!ok);  // an interrupted run's workers are killed, a finished run's end on their own
   return ok;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/hashing.h"
 #include "core/status.h"
 
 namespace aclnn_check {
@@ -10,19 +11,6 @@ namespace {
 
 constexpr const char* kSingleBenchmarkRule = "precision.single_bm";
 constexpr const char* kDoubleBenchmarkRule = "precision.double_bm";
-
-uint64_t Mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-uint64_t HashText(const std::string& text) {
-  uint64_t hash = 0xCBF29CE484222325ull;  // FNV-1a
-  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001B3ull;
-  return hash;
-}
 
 // Findings of docs/contract/numerics.md's element check: the operator's element rules and the
 // numerics rules.
@@ -98,7 +86,7 @@ PrecisionGate::PrecisionGate(PrecisionGateOptions options) : options_(std::move(
 PrecisionGate::~PrecisionGate() = default;
 
 uint64_t RecheckSeed(uint64_t case_seed, const std::string& point_id, int run) {
-  return Mix(Mix(case_seed ^ HashText(point_id)) + static_cast<uint64_t>(run) + 1);
+  return SplitMix64(SplitMix64(case_seed ^ Fnv1a(point_id)) + static_cast<uint64_t>(run) + 1);
 }
 
 FreshSeedPoint FreshSeedPointOf(const TestPoint& point, int run) {
@@ -229,7 +217,7 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
   nlohmann::json intervals = nlohmann::json::array();
   bool all_within = true;
   for (const auto& [key, values] : samples) {
-    const uint64_t seed = Mix(point.case_file->seed ^ HashText(point.id + "/" + key.first + "/" +
+    const uint64_t seed = SplitMix64(point.case_file->seed ^ Fnv1a(point.id + "/" + key.first + "/" +
                                                                 std::string(RatioName(key.second))));
     const BootstrapInterval interval = BootstrapMedianInterval(values, seed, kBootstrapResamples);
     const bool within = interval.lower <= 1.0;
@@ -247,6 +235,118 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
   return recheck;
 }
 
+// What the outputs' measurements add up to, for the verdicts.
+struct PrecisionGate::Tally {
+  std::string single_failures, double_failures;
+  std::vector<std::pair<std::string, RatioKind>> failed_ratios;
+  bool double_final = false;  // a failure the re-check cannot lift (missing benchmark, wrong inf/NaN)
+  int64_t judged_elements = 0;
+};
+
+namespace {
+
+// One output measured against golden and, when the benchmark has it at the same size, against
+// the benchmark (why not, in benchmark_missing).
+OutputPrecision MeasureOutput(const TestPoint& point, const ReferenceOutput& reference, const BlockValues& values,
+                              DType dtype, const std::string& name, const BenchmarkLookup& benchmark,
+                              const Profiles& profiles) {
+  const std::vector<double>& golden = reference.value;
+  const DocumentedValue documented = DocumentedValueOf(point, reference, values, dtype, name, profiles);
+  OutputPrecision p;
+  p.single = JudgeSingleBenchmark(values, golden, dtype);
+  const auto bench = benchmark.values.find(name);
+  const bool same_size =
+      bench != benchmark.values.end() && static_cast<int64_t>(bench->second.size()) == values.size();
+  if (same_size) {
+    p.comparison = CompareDoubleBenchmark(values, bench->second, golden, dtype, documented);
+    p.device = p.comparison->device;
+    p.specials = p.comparison->specials;
+  } else {
+    p.device = MeasureAgainstGolden(values, golden, dtype, &p.specials, documented);
+    p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
+                          : bench == benchmark.values.end()
+                              ? "the benchmark has no output " + name
+                              : "the benchmark's " + name + " has " + std::to_string(bench->second.size()) +
+                                    " elements, the device's " + std::to_string(values.size());
+  }
+  return p;
+}
+
+std::string SingleBenchmarkFailure(const std::string& name, const SingleBenchmark& single) {
+  return name + ": MERE " + Format(single.mere) + ", MARE " + Format(single.mare) + " (limits " +
+         Format(single.threshold) + " and " + Format(10 * single.threshold) + ")" +
+         (single.special_mismatches
+              ? ", " + std::to_string(single.special_mismatches) + " inf/NaN differ from golden"
+              : "");
+}
+
+// Without the element verdict, the element check's findings stay in the report as advice.
+void DemoteElementFindings(const Operator& op, TestPointResult* result) {
+  std::vector<Finding> kept;
+  for (Finding& finding : result->failures) {
+    (FromElementCheck(op, finding.rule) ? result->advisory : kept).push_back(std::move(finding));
+  }
+  result->failures = std::move(kept);
+}
+
+// The failure message of a double benchmark that did not hold, with the re-check's account.
+std::string DoubleBenchmarkMessage(const std::string& failures, const nlohmann::json& precision) {
+  std::string message = failures;
+  if (precision.contains("recheck")) {
+    const nlohmann::json& r = precision["recheck"];
+    message += r.contains("why") ? "; re-check: " + r["why"].get<std::string>()
+                                 : "; re-check over " + r["runs"].dump() + " fresh seeds: a 95 % interval "
+                                                                           "of the median ratio lies above 1";
+  }
+  return message;
+}
+
+}  // namespace
+
+void PrecisionGate::TallyOutput(const OutputPrecision& p, const std::string& name, int64_t elements,
+                                const VerdictSelection& verdicts, Tally* tally) {
+  tally->judged_elements += elements;
+  if (!p.single.passed) {
+    tally->single_failures += (tally->single_failures.empty() ? "" : "; ") + SingleBenchmarkFailure(name, p.single);
+  }
+  if (!verdicts.double_bm) return;
+  std::vector<std::string> failures;
+  if (!p.comparison) {
+    if (elements > 0) {
+      failures.push_back("no benchmark output: " + p.benchmark_missing);
+      tally->double_final = true;
+    }
+  } else {
+    failures = DoubleBenchmarkFailures(*p.comparison, *verdicts.double_bm);
+    if (p.comparison->specials.wrong > 0) tally->double_final = true;
+    for (size_t k = 0; k < kRatioKinds.size(); ++k) {
+      if (!RatioWithinLimit(kRatioKinds[k], p.comparison->ratios[k], *verdicts.double_bm)) {
+        tally->failed_ratios.push_back({name, kRatioKinds[k]});
+      }
+    }
+  }
+  for (const std::string& failure : failures) {
+    tally->double_failures += (tally->double_failures.empty() ? "" : "; ") + name + ": " + failure;
+  }
+}
+
+void PrecisionGate::ApplyDoubleBenchmark(const TestPoint& point, const Tally& tally, DoubleBenchmarkLevel level,
+                                         const DeviceSession& session, const RunContext& context,
+                                         TestPointResult* result) const {
+  const std::string rule = std::string(kDoubleBenchmarkRule) + "." + std::string(LevelName(level));
+  bool held = tally.double_failures.empty();
+  if (!held && !tally.double_final && options_.recheck > 0) {
+    bool recheck_passed = false;
+    result->precision["recheck"] = Recheck(point, tally.failed_ratios, session, context, &recheck_passed);
+    if (recheck_passed) {
+      held = true;
+      result->precision["lifted_by_recheck"] = tally.double_failures;
+    }
+  }
+  result->rules.push_back({rule, held, false, tally.judged_elements});
+  if (!held) result->failures.push_back({rule, DoubleBenchmarkMessage(tally.double_failures, result->precision)});
+}
+
 void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared, const CapturedOutputs& device,
                           const DeviceSession& session, const RunContext& context, TestPointResult* result) const {
   const Operator& op = point.op();
@@ -258,103 +358,24 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
   if (options_.benchmark_run) result->precision["benchmark_run"] = options_.benchmark_run->Describe();
   if (!options_.benchmark_provider.empty()) result->precision["benchmark_provider"] = options_.benchmark_provider;
 
-  std::string single_failures, double_failures;
-  std::vector<std::pair<std::string, RatioKind>> failed_ratios;
-  bool double_final = false;  // a failure the re-check cannot lift (missing benchmark, wrong inf/NaN)
-  int64_t judged_elements = 0;
+  Tally tally;
   for (OutputResult& output : result->outputs) {
     const std::optional<size_t> slot = SlotNamed(op, output.name);
     if (!device.bytes.count(output.name) || !slot) continue;
     const BlockValues values = device.ValuesOf(output.name);
-    const ReferenceOutput& reference = prepared.reference->outputs[*slot];
-    const std::vector<double>& golden = reference.value;
-    const DType dtype = prepared.tensors[*slot]->view().dtype;
-    const DocumentedValue documented =
-        DocumentedValueOf(point, reference, values, dtype, output.name, *context.profiles);
-    OutputPrecision p;
-    p.single = JudgeSingleBenchmark(values, golden, dtype);
-    const auto bench = benchmark.values.find(output.name);
-    const bool same_size = bench != benchmark.values.end() &&
-                           static_cast<int64_t>(bench->second.size()) == values.size();
-    if (same_size) {
-      p.comparison = CompareDoubleBenchmark(values, bench->second, golden, dtype, documented);
-      p.device = p.comparison->device;
-      p.specials = p.comparison->specials;
-    } else {
-      p.device = MeasureAgainstGolden(values, golden, dtype, &p.specials, documented);
-      p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
-                            : bench == benchmark.values.end()
-                                ? "the benchmark has no output " + output.name
-                                : "the benchmark's " + output.name + " has " +
-                                      std::to_string(bench->second.size()) +
-                                      " elements, the device's " + std::to_string(values.size());
-    }
-    judged_elements += values.size();
-    if (!p.single.passed) {
-      single_failures += (single_failures.empty() ? "" : "; ") + output.name + ": MERE " + Format(p.single.mere) +
-                         ", MARE " + Format(p.single.mare) + " (limits " + Format(p.single.threshold) + " and " +
-                         Format(10 * p.single.threshold) + ")" +
-                         (p.single.special_mismatches
-                              ? ", " + std::to_string(p.single.special_mismatches) + " inf/NaN differ from golden"
-                              : "");
-    }
-    if (verdicts.double_bm) {
-      std::vector<std::string> failures;
-      if (!p.comparison) {
-        if (values.size() > 0) {
-          failures.push_back("no benchmark output: " + p.benchmark_missing);
-          double_final = true;
-        }
-      } else {
-        failures = DoubleBenchmarkFailures(*p.comparison, *verdicts.double_bm);
-        if (p.comparison->specials.wrong > 0) double_final = true;
-        for (size_t k = 0; k < kRatioKinds.size(); ++k) {
-          if (!RatioWithinLimit(kRatioKinds[k], p.comparison->ratios[k], *verdicts.double_bm)) {
-            failed_ratios.push_back({output.name, kRatioKinds[k]});
-          }
-        }
-      }
-      for (const std::string& failure : failures) {
-        double_failures += (double_failures.empty() ? "" : "; ") + output.name + ": " + failure;
-      }
-    }
+    OutputPrecision p = MeasureOutput(point, prepared.reference->outputs[*slot], values,
+                                      prepared.tensors[*slot]->view().dtype, output.name, benchmark,
+                                      *context.profiles);
+    TallyOutput(p, output.name, values.size(), verdicts, &tally);
     output.precision = std::move(p);
   }
 
-  if (!verdicts.element) {
-    std::vector<Finding> kept;
-    for (Finding& finding : result->failures) {
-      (FromElementCheck(op, finding.rule) ? result->advisory : kept).push_back(std::move(finding));
-    }
-    result->failures = std::move(kept);
-  }
+  if (!verdicts.element) DemoteElementFindings(op, result);
   if (verdicts.single_bm) {
-    result->rules.push_back({kSingleBenchmarkRule, single_failures.empty(), false, judged_elements});
-    if (!single_failures.empty()) result->failures.push_back({kSingleBenchmarkRule, single_failures});
+    result->rules.push_back({kSingleBenchmarkRule, tally.single_failures.empty(), false, tally.judged_elements});
+    if (!tally.single_failures.empty()) result->failures.push_back({kSingleBenchmarkRule, tally.single_failures});
   }
-  if (verdicts.double_bm) {
-    const std::string rule = std::string(kDoubleBenchmarkRule) + "." + std::string(LevelName(*verdicts.double_bm));
-    bool held = double_failures.empty();
-    if (!held && !double_final && options_.recheck > 0) {
-      bool recheck_passed = false;
-      result->precision["recheck"] = Recheck(point, failed_ratios, session, context, &recheck_passed);
-      if (recheck_passed) {
-        held = true;
-        result->precision["lifted_by_recheck"] = double_failures;
-      }
-    }
-    result->rules.push_back({rule, held, false, judged_elements});
-    if (!held) {
-      std::string message = double_failures;
-      if (result->precision.contains("recheck")) {
-        const nlohmann::json& r = result->precision["recheck"];
-        message += r.contains("why") ? "; re-check: " + r["why"].get<std::string>()
-                                     : "; re-check over " + r["runs"].dump() + " fresh seeds: a 95 % interval "
-                                                                               "of the median ratio lies above 1";
-      }
-      result->failures.push_back({rule, message});
-    }
-  }
+  if (verdicts.double_bm) ApplyDoubleBenchmark(point, tally, *verdicts.double_bm, session, context, result);
   if (result->verdict == Verdict::kPassed || result->verdict == Verdict::kFailed) {
     result->verdict = result->failures.empty() ? Verdict::kPassed : Verdict::kFailed;
   }

@@ -67,6 +67,14 @@ class PrecisionGate {
                                      Product product) const;
   nlohmann::json Recheck(const TestPoint& point, const std::vector<std::pair<std::string, RatioKind>>& failed,
                          const DeviceSession& session, const RunContext& context, bool* passed) const;
+  // Apply's phases: each output's measurements added up, then the double benchmark's verdict
+  // (with its re-check).
+  struct Tally;
+  static void TallyOutput(const OutputPrecision& p, const std::string& name, int64_t elements,
+                          const VerdictSelection& verdicts, Tally* tally);
+  void ApplyDoubleBenchmark(const TestPoint& point, const Tally& tally, DoubleBenchmarkLevel level,
+                            const DeviceSession& session, const RunContext& context,
+                            TestPointResult* result) const;
 
   PrecisionGateOptions options_;
   struct LoadedBenchmark;
