@@ -6,9 +6,11 @@ hash (two build folders give two files). Prints each remaining difference
 as its JSON path with both values; exit 1 when there is one, 0 when the reports agree.
 
 For a refactoring that must not change behaviour: run the default suite with the binary before
-and after (same provider, same --jobs) and compare the two reports.
+and after (same provider, same --jobs) and compare the two reports. A change meant to alter a
+message says so with --replace OLD NEW (repeatable): OLD is replaced by NEW in the strings of the
+report before, so that only unintended differences remain.
 
-Usage: compare_reports.py BEFORE/report.json AFTER/report.json
+Usage: compare_reports.py BEFORE/report.json AFTER/report.json [--replace OLD NEW]...
 """
 import json
 import re
@@ -18,26 +20,39 @@ RUN_DEPENDENT = {"command", "duration_seconds", "git_revision", "started", "seco
                  "stage_seconds"}
 
 
-def flatten(value, path=""):
+def flatten(value, path="", replacements=()):
     if isinstance(value, dict):
         for key, item in value.items():
             if key not in RUN_DEPENDENT:
-                yield from flatten(item, f"{path}/{key}")
+                yield from flatten(item, f"{path}/{key}", replacements)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from flatten(item, f"{path}/{index}")
+            yield from flatten(item, f"{path}/{index}", replacements)
     elif re.match(r"/run/provider/libraries/\d+/(path|sha256)$", path):
         return
     elif path.endswith("/repro") and isinstance(value, str):
         yield path, re.sub(r"^\S*aclnn-check ", "aclnn-check ", value)
+    elif isinstance(value, str):
+        for old, new in replacements:
+            value = value.replace(old, new)
+        yield path, value
     else:
         yield path, value
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    replacements = []
+    while "--replace" in args:
+        at = args.index("--replace")
+        if at + 2 >= len(args):
+            sys.exit("--replace needs OLD and NEW\n" + __doc__)
+        replacements.append((args[at + 1], args[at + 2]))
+        del args[at:at + 3]
+    if len(args) != 2:
         sys.exit(__doc__)
-    before, after = (dict(flatten(json.load(open(name, encoding="utf-8")))) for name in sys.argv[1:])
+    before = dict(flatten(json.load(open(args[0], encoding="utf-8")), "", replacements))
+    after = dict(flatten(json.load(open(args[1], encoding="utf-8"))))
     differences = [(path, before.get(path), after.get(path)) for path in sorted(set(before) | set(after))
                    if before.get(path) != after.get(path)]
     for path, old, new in differences[:50]:

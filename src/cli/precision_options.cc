@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "golden/recorded_benchmark.h"
+#include "golden/recorded_comparator.h"
 
 namespace aclnn_check {
 
@@ -14,7 +14,7 @@ void AddPrecisionRunOptions(CLI::App* run, RunOptions* options, PrecisionFlags* 
                   "Recorded run of a second implementation on the harness's inputs (golden record "
                   "--with-inputs, tools/torch_comparator_run.py): the comparator of CANN's double "
                   "benchmark, which CANN calls its benchmark (repeatable)");
-  run->add_option("--comparator-provider", options->precision.benchmark_provider,
+  run->add_option("--comparator-provider", options->precision.comparator_provider,
                   "Second provider (cpu, ref or PATH[:PATH...]) run on the same inputs as the comparator, "
                   "for points no --comparator-run holds and for --recheck");
   // The earlier spellings, hidden from --help (an empty group).
@@ -37,16 +37,16 @@ bool FinishPrecisionOptions(const PrecisionFlags& flags, RunOptions* options) {
     std::cerr << "aclnn-check: --verdict: " << error.what() << "\n";
     return false;
   }
-  if (options->precision.benchmark_provider.empty()) {
-    options->precision.benchmark_provider = flags.deprecated_benchmark_provider;
+  if (options->precision.comparator_provider.empty()) {
+    options->precision.comparator_provider = flags.deprecated_benchmark_provider;
   }
   std::vector<std::string> runs = flags.comparator_runs;
   runs.insert(runs.end(), flags.deprecated_benchmark_runs.begin(),
               flags.deprecated_benchmark_runs.end());
   try {
     if (!runs.empty()) {
-      options->precision.benchmark_run = std::make_shared<RecordedBenchmark>(runs);
-      options->precision.benchmark_run_paths = runs;
+      options->precision.comparator_run = std::make_shared<RecordedComparator>(runs);
+      options->precision.comparator_run_paths = runs;
     }
     return true;
   } catch (const std::exception& error) {

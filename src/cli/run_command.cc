@@ -119,11 +119,11 @@ std::string ReproPrefix(const RunOptions& options, const std::string& soc) {
   }
   const PrecisionGateOptions& precision = options.precision;
   if (precision.verdict) prefix += " --verdict " + precision.verdict->ToString();
-  for (const std::string& path : precision.benchmark_run_paths) {
-    prefix += " --benchmark-run " + ShellQuote(std::filesystem::absolute(path, error).string());
+  for (const std::string& path : precision.comparator_run_paths) {
+    prefix += " --comparator-run " + ShellQuote(std::filesystem::absolute(path, error).string());
   }
-  if (!precision.benchmark_provider.empty())
-    prefix += " --benchmark-provider " + ShellQuote(precision.benchmark_provider);
+  if (!precision.comparator_provider.empty())
+    prefix += " --comparator-provider " + ShellQuote(precision.comparator_provider);
   if (precision.recheck > 0) prefix += " --recheck " + std::to_string(precision.recheck);
   return prefix;
 }
@@ -432,7 +432,7 @@ std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& select
 
 LaterCalls LaterCallsOf(const RunOptions& options, const RunContext& context) {
   return options.precision.recheck > 0 ? LaterCalls::kOnFreshSeedPoints
-         : context.repeat > 1 || !options.precision.benchmark_provider.empty()
+         : context.repeat > 1 || !options.precision.comparator_provider.empty()
              ? LaterCalls::kBesideItsReference
              : LaterCalls::kNone;
 }
@@ -470,7 +470,7 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
   isolation.workers = *jobs;
   isolation.timeout_of = [&](const TestPoint& point) {
     // --repeat N makes N calls in the same worker: the limit is per call.
-    // --recheck N adds up to N calls on the device and N on the benchmark provider.
+    // --recheck N adds up to N calls on the device and N on the comparator provider.
     return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
            (context.repeat + 2 * std::max(0, options.precision.recheck));
   };

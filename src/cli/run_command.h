@@ -34,7 +34,7 @@ struct RunOptions {
   std::string save_failures;        // --save-failures DIR ('' for none)
   uint64_t save_failures_max_bytes = uint64_t{1} << 30;  // --save-failures-max-mb
   std::string run_history;          // --run-history FILE: one summary line appended ('' for none)
-  PrecisionGateOptions precision;   // --verdict, --benchmark-run, --benchmark-provider, --recheck
+  PrecisionGateOptions precision;   // --verdict, --comparator-run, --comparator-provider, --recheck
   std::vector<Contract> contracts;  // --contract (cli/contract_options.h)
 };
 

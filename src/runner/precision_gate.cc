@@ -76,7 +76,7 @@ RunContext PlainContext(const RunContext& context) {
 
 }  // namespace
 
-struct PrecisionGate::LoadedBenchmark {
+struct PrecisionGate::LoadedComparator {
   std::unique_ptr<Provider> provider;
   std::unique_ptr<DeviceSession> session;
   std::string error;
@@ -103,8 +103,8 @@ std::string RecheckPointId(const std::string& point_id, int run) {
 nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options) {
   nlohmann::json run = {{"verdict", options.verdict ? options.verdict->ToString() : "per case file (default element)"},
                         {"recheck", options.recheck}};
-  if (options.benchmark_run) run["benchmark_run"] = options.benchmark_run->Describe();
-  if (!options.benchmark_provider.empty()) run["benchmark_provider"] = options.benchmark_provider;
+  if (options.comparator_run) run["benchmark_run"] = options.comparator_run->Describe();
+  if (!options.comparator_provider.empty()) run["benchmark_provider"] = options.comparator_provider;
   return run;
 }
 
@@ -114,52 +114,52 @@ VerdictSelection PrecisionGate::VerdictsOf(const TestPoint& point) const {
   return VerdictSelection{};
 }
 
-BenchmarkLookup PrecisionGate::RunBenchmarkProvider(const TestPoint& point, const PreparedPoint& prepared,
+ComparatorLookup PrecisionGate::RunComparatorProvider(const TestPoint& point, const PreparedPoint& prepared,
                                                     Product product) const {
-  std::lock_guard lock(benchmark_mutex_);
-  if (!benchmark_) {
-    benchmark_ = std::make_unique<LoadedBenchmark>();
+  std::lock_guard lock(comparator_mutex_);
+  if (!comparator_) {
+    comparator_ = std::make_unique<LoadedComparator>();
     try {
-      benchmark_->provider = Provider::Load(options_.benchmark_provider);
-      benchmark_->session = std::make_unique<DeviceSession>(*benchmark_->provider);
+      comparator_->provider = Provider::Load(options_.comparator_provider);
+      comparator_->session = std::make_unique<DeviceSession>(*comparator_->provider);
     } catch (const std::exception& error) {
-      benchmark_->error = std::string("benchmark provider ") + options_.benchmark_provider + ": " + error.what();
+      comparator_->error = std::string("comparator provider ") + options_.comparator_provider + ": " + error.what();
     }
   }
-  if (!benchmark_->error.empty()) return {{}, benchmark_->error};
+  if (!comparator_->error.empty()) return {{}, comparator_->error};
   const Profiles profiles;
-  const RunContext context{.provider = benchmark_->provider.get(), .product = product, .profiles = &profiles};
+  const RunContext context{.provider = comparator_->provider.get(), .product = product, .profiles = &profiles};
   CapturedOutputs captured;
-  const TestPointResult result = ExecutePoint(point, *benchmark_->session, context, &prepared, &captured);
+  const TestPointResult result = ExecutePoint(point, *comparator_->session, context, &prepared, &captured);
   if (result.verdict == Verdict::kNotProvided) {
-    return {{}, "benchmark provider " + options_.benchmark_provider + " does not export " + point.op().name()};
+    return {{}, "comparator provider " + options_.comparator_provider + " does not export " + point.op().name()};
   }
   if (result.status != 0 || result.execute_status != 0) {
-    return {{}, "benchmark provider " + options_.benchmark_provider + " returned " +
+    return {{}, "comparator provider " + options_.comparator_provider + " returned " +
                     DescribeStatus(result.execute_status.value_or(result.status.value_or(-1)))};
   }
   return {captured.Decoded(), ""};
 }
 
-BenchmarkLookup PrecisionGate::BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared,
+ComparatorLookup PrecisionGate::ComparatorOf(const TestPoint& point, const PreparedPoint& prepared,
                                            Product product) const {
-  BenchmarkLookup lookup;
-  if (options_.benchmark_run) {
-    lookup = options_.benchmark_run->Find(point.id, InputValues(point.op(), prepared));
-    if (lookup.missing.empty() || options_.benchmark_provider.empty()) return lookup;
+  ComparatorLookup lookup;
+  if (options_.comparator_run) {
+    lookup = options_.comparator_run->Find(point.id, InputValues(point.op(), prepared));
+    if (lookup.missing.empty() || options_.comparator_provider.empty()) return lookup;
   }
-  if (!options_.benchmark_provider.empty()) {
-    BenchmarkLookup ran = RunBenchmarkProvider(point, prepared, product);
+  if (!options_.comparator_provider.empty()) {
+    ComparatorLookup ran = RunComparatorProvider(point, prepared, product);
     if (!lookup.missing.empty() && !ran.missing.empty()) ran.missing = lookup.missing + "; " + ran.missing;
     return ran;
   }
-  return {{}, "no benchmark given (--benchmark-run or --benchmark-provider)"};
+  return {{}, "no comparator given (--comparator-run or --comparator-provider)"};
 }
 
-BenchmarkLookup PrecisionGate::FreshSeedBenchmark(const TestPoint& fresh, const PreparedPoint& prepared, int run,
+ComparatorLookup PrecisionGate::FreshSeedComparator(const TestPoint& fresh, const PreparedPoint& prepared, int run,
                                                   Product product) const {
-  if (!options_.benchmark_provider.empty()) return RunBenchmarkProvider(fresh, prepared, product);
-  return options_.benchmark_run->Find(RecheckPointId(fresh.id, run), InputValues(fresh.op(), prepared));
+  if (!options_.comparator_provider.empty()) return RunComparatorProvider(fresh, prepared, product);
+  return options_.comparator_run->Find(RecheckPointId(fresh.id, run), InputValues(fresh.op(), prepared));
 }
 
 nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
@@ -168,9 +168,9 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
   *passed = false;
   nlohmann::json recheck = {{"requested_runs", options_.recheck}, {"minimum_runs", kMinimumRecheckRuns},
                             {"resamples", kBootstrapResamples}};
-  if (options_.benchmark_provider.empty() && !options_.benchmark_run) {
+  if (options_.comparator_provider.empty() && !options_.comparator_run) {
     recheck["runs"] = 0;
-    recheck["why"] = "fresh seeds need a benchmark on new inputs: give --benchmark-provider, or a --benchmark-run "
+    recheck["why"] = "fresh seeds need a comparator on new inputs: give --comparator-provider, or a --comparator-run "
                      "made from `golden inputs --recheck N`";
     return recheck;
   }
@@ -182,10 +182,10 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
     const FreshSeedPoint fresh_seed = FreshSeedPointOf(point, run);
     const TestPoint& fresh = fresh_seed.point;
     const PreparedPoint prepared = PreparePoint(fresh);
-    // The benchmark first: a recorded run that lacks this seed costs no device call.
-    const BenchmarkLookup benchmark = FreshSeedBenchmark(fresh, prepared, run, context.product);
-    if (!benchmark.missing.empty()) {
-      skipped = benchmark.missing;
+    // The comparator first: a recorded run that lacks this seed costs no device call.
+    const ComparatorLookup comparator = FreshSeedComparator(fresh, prepared, run, context.product);
+    if (!comparator.missing.empty()) {
+      skipped = comparator.missing;
       continue;
     }
     CapturedOutputs device;
@@ -198,8 +198,8 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
     std::vector<std::pair<std::pair<std::string, RatioKind>, double>> ratios;
     for (const auto& [output, kind] : failed) {
       const std::optional<size_t> slot = SlotNamed(point.op(), output);
-      const auto bench = benchmark.values.find(output);
-      if (!slot || !device.bytes.count(output) || bench == benchmark.values.end()) {
+      const auto bench = comparator.values.find(output);
+      if (!slot || !device.bytes.count(output) || bench == comparator.values.end()) {
         complete = false;
         break;
       }
@@ -239,34 +239,34 @@ nlohmann::json PrecisionGate::Recheck(const TestPoint& point,
 struct PrecisionGate::Tally {
   std::string single_failures, double_failures;
   std::vector<std::pair<std::string, RatioKind>> failed_ratios;
-  bool double_final = false;  // a failure the re-check cannot lift (missing benchmark, wrong inf/NaN)
+  bool double_final = false;  // a failure the re-check cannot lift (missing comparator output, wrong inf/NaN)
   int64_t judged_elements = 0;
 };
 
 namespace {
 
-// One output measured against golden and, when the benchmark has it at the same size, against
-// the benchmark (why not, in benchmark_missing).
+// One output measured against golden and, when the comparator has it at the same size, against
+// the comparator's (why not, in the report's benchmark_missing).
 OutputPrecision MeasureOutput(const TestPoint& point, const ReferenceOutput& reference, const BlockValues& values,
-                              DType dtype, const std::string& name, const BenchmarkLookup& benchmark,
+                              DType dtype, const std::string& name, const ComparatorLookup& comparator,
                               const Profiles& profiles) {
   const std::vector<double>& golden = reference.value;
   const DocumentedValue documented = DocumentedValueOf(point, reference, values, dtype, name, profiles);
   OutputPrecision p;
   p.single = JudgeSingleBenchmark(values, golden, dtype);
-  const auto bench = benchmark.values.find(name);
+  const auto bench = comparator.values.find(name);
   const bool same_size =
-      bench != benchmark.values.end() && static_cast<int64_t>(bench->second.size()) == values.size();
+      bench != comparator.values.end() && static_cast<int64_t>(bench->second.size()) == values.size();
   if (same_size) {
     p.comparison = CompareDoubleBenchmark(values, bench->second, golden, dtype, documented);
     p.device = p.comparison->device;
     p.specials = p.comparison->specials;
   } else {
     p.device = MeasureAgainstGolden(values, golden, dtype, &p.specials, documented);
-    p.benchmark_missing = !benchmark.missing.empty() ? benchmark.missing
-                          : bench == benchmark.values.end()
-                              ? "the benchmark has no output " + name
-                              : "the benchmark's " + name + " has " + std::to_string(bench->second.size()) +
+    p.benchmark_missing = !comparator.missing.empty() ? comparator.missing
+                          : bench == comparator.values.end()
+                              ? "the comparator has no output " + name
+                              : "the comparator's " + name + " has " + std::to_string(bench->second.size()) +
                                     " elements, the device's " + std::to_string(values.size());
   }
   return p;
@@ -313,7 +313,7 @@ void PrecisionGate::TallyOutput(const OutputPrecision& p, const std::string& nam
   std::vector<std::string> failures;
   if (!p.comparison) {
     if (elements > 0) {
-      failures.push_back("no benchmark output: " + p.benchmark_missing);
+      failures.push_back("no comparator output: " + p.benchmark_missing);
       tally->double_final = true;
     }
   } else {
@@ -354,9 +354,9 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
   result->precision = {{"verdicts", verdicts.ToString()}};
   if (!prepared.reference || device.bytes.empty()) return;
 
-  const BenchmarkLookup benchmark = BenchmarkOf(point, prepared, context.product);
-  if (options_.benchmark_run) result->precision["benchmark_run"] = options_.benchmark_run->Describe();
-  if (!options_.benchmark_provider.empty()) result->precision["benchmark_provider"] = options_.benchmark_provider;
+  const ComparatorLookup comparator = ComparatorOf(point, prepared, context.product);
+  if (options_.comparator_run) result->precision["benchmark_run"] = options_.comparator_run->Describe();
+  if (!options_.comparator_provider.empty()) result->precision["benchmark_provider"] = options_.comparator_provider;
 
   Tally tally;
   for (OutputResult& output : result->outputs) {
@@ -364,7 +364,7 @@ void PrecisionGate::Apply(const TestPoint& point, const PreparedPoint& prepared,
     if (!device.bytes.count(output.name) || !slot) continue;
     const BlockValues values = device.ValuesOf(output.name);
     OutputPrecision p = MeasureOutput(point, prepared.reference->outputs[*slot], values,
-                                      prepared.tensors[*slot]->view().dtype, output.name, benchmark,
+                                      prepared.tensors[*slot]->view().dtype, output.name, comparator,
                                       *context.profiles);
     TallyOutput(p, output.name, values.size(), verdicts, &tally);
     output.precision = std::move(p);

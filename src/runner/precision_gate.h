@@ -1,11 +1,11 @@
 // CANN's precision standards in a run (docs/contract/numerics.md, docs/precision-standards.md):
-// every computed output is measured against the float64 reference (golden) and, when a benchmark
-// implementation is given, against its outputs on the same inputs; the chosen verdicts (--verdict
+// every computed output is measured against the float64 reference (golden) and, when a comparator
+// (the second implementation of CANN's double benchmark) is given, against its outputs on the same inputs; the chosen verdicts (--verdict
 // or the case file's "verdict"; docs/contract/numerics.md's element check by default) decide the
-// point, the others are reported. The benchmark is a recorded run (--benchmark-run FILE: `golden
+// point, the others are reported. The comparator is a recorded run (--comparator-run FILE: `golden
 // record`, or tools/torch_comparator_run.py) or a second provider run in the same worker
 // (--benchmark-provider). A point that fails the double benchmark is re-checked with --recheck N
-// fresh seeds against the benchmark provider, or against the recorded run's fresh-seed points.
+// fresh seeds against the comparator provider, or against the recorded run's fresh-seed points.
 #pragma once
 
 #include <map>
@@ -20,32 +20,32 @@
 
 namespace aclnn_check {
 
-// A benchmark implementation's outputs looked up by test point (the recorded runs of
-// --benchmark-run: golden/recorded_benchmark.h). `inputs` are the harness's inputs of the point
+// A comparator's outputs looked up by test point (the recorded runs of
+// --comparator-run: golden/recorded_comparator.h). `inputs` are the harness's inputs of the point
 // (tensor name -> values in logical order): a source whose stored inputs differ has no outputs for it.
-struct BenchmarkLookup {
+struct ComparatorLookup {
   DeviceOutputs values;
   std::string missing;  // why there are none ('' when found)
 };
-class BenchmarkSource {
+class ComparatorSource {
  public:
-  virtual ~BenchmarkSource() = default;
-  virtual BenchmarkLookup Find(const std::string& point_id,
+  virtual ~ComparatorSource() = default;
+  virtual ComparatorLookup Find(const std::string& point_id,
                                const std::map<std::string, std::vector<double>>& inputs) const = 0;
   virtual std::string Describe() const = 0;  // "recorded run FILE (provider ...)"
 };
 
 struct PrecisionGateOptions {
   std::optional<VerdictSelection> verdict;  // --verdict: replaces every case file's
-  std::shared_ptr<const BenchmarkSource> benchmark_run;  // --benchmark-run FILE
-  std::vector<std::string> benchmark_run_paths;           // its files, for the repro line
-  std::string benchmark_provider;           // --benchmark-provider cpu|ref|PATH ('' none)
+  std::shared_ptr<const ComparatorSource> comparator_run;  // --comparator-run FILE
+  std::vector<std::string> comparator_run_paths;           // its files, for the repro line
+  std::string comparator_provider;          // --comparator-provider cpu|ref|PATH ('' none)
   int recheck = 0;                          // --recheck N (0: a failed double benchmark is final)
 };
 
 class PrecisionGate {
  public:
-  // The benchmark provider is loaded by the first point that needs it, in the process that runs
+  // The comparator provider is loaded by the first point that needs it, in the process that runs
   // the point (a worker when isolated).
   explicit PrecisionGate(PrecisionGateOptions options);
   ~PrecisionGate();
@@ -61,9 +61,9 @@ class PrecisionGate {
   const PrecisionGateOptions& options() const { return options_; }
 
  private:
-  BenchmarkLookup BenchmarkOf(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
-  BenchmarkLookup RunBenchmarkProvider(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
-  BenchmarkLookup FreshSeedBenchmark(const TestPoint& fresh, const PreparedPoint& prepared, int run,
+  ComparatorLookup ComparatorOf(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
+  ComparatorLookup RunComparatorProvider(const TestPoint& point, const PreparedPoint& prepared, Product product) const;
+  ComparatorLookup FreshSeedComparator(const TestPoint& fresh, const PreparedPoint& prepared, int run,
                                      Product product) const;
   nlohmann::json Recheck(const TestPoint& point, const std::vector<std::pair<std::string, RatioKind>>& failed,
                          const DeviceSession& session, const RunContext& context, bool* passed) const;
@@ -77,12 +77,12 @@ class PrecisionGate {
                             TestPointResult* result) const;
 
   PrecisionGateOptions options_;
-  struct LoadedBenchmark;
-  mutable std::mutex benchmark_mutex_;
-  mutable std::unique_ptr<LoadedBenchmark> benchmark_;
+  struct LoadedComparator;
+  mutable std::mutex comparator_mutex_;
+  mutable std::unique_ptr<LoadedComparator> comparator_;
 };
 
-// The run metadata's "precision": --verdict (or "per case file"), the benchmark, --recheck.
+// The run metadata's "precision": --verdict (or "per case file"), the comparator, --recheck.
 nlohmann::json PrecisionRunJson(const PrecisionGateOptions& options);
 
 // The seed of fresh-seed run `run` of a point: derived from the case's seed and the point's id.
@@ -97,7 +97,7 @@ struct FreshSeedPoint {
 FreshSeedPoint FreshSeedPointOf(const TestPoint& point, int run);
 
 // The id under which a recorded run holds fresh-seed run `run` of a point (`golden inputs
-// --recheck N` writes them, so that a recorded benchmark such as PyTorch's can serve the re-check).
+// --recheck N` writes them, so that a recorded comparator such as PyTorch's can serve the re-check).
 std::string RecheckPointId(const std::string& point_id, int run);
 
 }  // namespace aclnn_check

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "golden/golden_record.h"
-#include "golden/recorded_benchmark.h"
+#include "golden/recorded_comparator.h"
 #include "device_access/loader.h"
 #include "cli/run_command.h"
 #include "support/source_files.h"
@@ -57,10 +57,10 @@ std::vector<std::string> FailedRules(const json& point) {
   return rules;
 }
 
-PrecisionGateOptions DoubleL2(const std::string& benchmark_provider) {
+PrecisionGateOptions DoubleL2(const std::string& comparator_provider) {
   PrecisionGateOptions precision;
   precision.verdict = ParseVerdicts({"double_bm:L2"});
-  precision.benchmark_provider = benchmark_provider;
+  precision.comparator_provider = comparator_provider;
   return precision;
 }
 
@@ -77,12 +77,12 @@ TEST(PrecisionGate, MetricsAreReportedForEveryOutputWithTheElementVerdict) {
       const json& p = output.at("precision");
       EXPECT_TRUE(p.at("single_bm").at("passed").get<bool>()) << point.at("id");
       EXPECT_GT(p.at("device").at("normal_elements").get<int64_t>(), 0);
-      EXPECT_NE(p.at("benchmark_missing").get<std::string>().find("no benchmark given"), std::string::npos);
+      EXPECT_NE(p.at("benchmark_missing").get<std::string>().find("no comparator given"), std::string::npos);
     }
   }
   EXPECT_EQ(outputs, 4);
   const std::string junit = testing::ReadFile(dir.path() / "report/junit.xml");
-  EXPECT_NE(junit.find("no benchmark: no benchmark given"), std::string::npos);
+  EXPECT_NE(junit.find("no benchmark: no comparator given"), std::string::npos);
   EXPECT_NE(junit.find("single_bm passed (MERE"), std::string::npos);
   const std::string html = testing::ReadFile(dir.path() / "report/report.html");
   EXPECT_NE(html.find("id=\"precision-standards\""), std::string::npos);
@@ -130,7 +130,7 @@ TEST(PrecisionGate, ACaseFileNamesItsVerdict) {
   std::string text = kCase;
   text.insert(text.rfind('}'), R"(, "verdict": ["element", "double_bm:L1"])");
   PrecisionGateOptions precision;
-  precision.benchmark_provider = "cpu";
+  precision.comparator_provider = "cpu";
   const Outcome outcome = RunGate(dir, Truncating(), precision, text);
   EXPECT_EQ(outcome.exit_code, 1);
   const json& point = outcome.report.at("test_points")[0];
@@ -138,6 +138,9 @@ TEST(PrecisionGate, ACaseFileNamesItsVerdict) {
   const std::vector<std::string> rules = FailedRules(point);
   EXPECT_NE(std::find(rules.begin(), rules.end(), "precision.double_bm.L1"), rules.end());
   EXPECT_NE(std::find(rules.begin(), rules.end(), rule_ids::kRoundingBias), rules.end());
+  // The repro line names the comparator with the current spelling.
+  const std::string repro = point.at("repro");
+  EXPECT_NE(repro.find(" --comparator-provider 'cpu'"), std::string::npos) << repro;
 }
 
 TEST(PrecisionGate, ARecheckBelowTwoHundredRunsFailsAndTwoHundredConfirmsTheFault) {
@@ -168,7 +171,7 @@ TEST(PrecisionGate, ARecheckBelowTwoHundredRunsFailsAndTwoHundredConfirmsTheFaul
   }
 }
 
-// A recorded benchmark serves the re-check when it holds the fresh-seed runs (`golden record
+// A recorded comparator serves the re-check when it holds the fresh-seed runs (`golden record
 // --recheck N`, or `golden inputs --recheck N` for tools/torch_comparator_run.py); without them the
 // re-check has no runs and the failure stands.
 TEST(PrecisionGate, ARecordedRunWithFreshSeedRunsServesTheRecheck) {
@@ -186,12 +189,16 @@ TEST(PrecisionGate, ARecordedRunWithFreshSeedRunsServesTheRecheck) {
   ASSERT_EQ(RecordGolden(record), 0);
   PrecisionGateOptions precision;
   precision.verdict = ParseVerdicts({"double_bm:L2"});
-  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  precision.comparator_run = std::make_shared<RecordedComparator>(std::vector<std::string>{record.output});
+  precision.comparator_run_paths = {record.output};
   precision.recheck = 200;
   const Outcome full = RunGate(dir, Truncating(), precision, one_point);
   EXPECT_EQ(full.exit_code, 1);
   ASSERT_EQ(full.report.at("test_points").size(), 2u);
   for (const json& point : full.report.at("test_points")) {
+    const std::string repro = point.at("repro");
+    EXPECT_NE(repro.find(" --comparator-run "), std::string::npos) << repro;
+    EXPECT_NE(repro.find("cpu_run.h5"), std::string::npos) << repro;
     const json& r = point.at("precision").at("recheck");
     EXPECT_EQ(r.at("runs"), 200) << r.dump();
     EXPECT_FALSE(r.contains("why")) << r.dump();
@@ -206,7 +213,7 @@ TEST(PrecisionGate, ARecordedRunWithFreshSeedRunsServesTheRecheck) {
   record.output = (bare_dir.path() / "cpu_run.h5").string();
   record.recheck = 0;
   ASSERT_EQ(RecordGolden(record), 0);
-  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  precision.comparator_run = std::make_shared<RecordedComparator>(std::vector<std::string>{record.output});
   const Outcome bare = RunGate(bare_dir, Truncating(), precision, one_point);
   EXPECT_EQ(bare.exit_code, 1);
   for (const json& point : bare.report.at("test_points")) {
@@ -229,7 +236,7 @@ TEST(PrecisionGate, ARecordedRunServesAsBenchmarkAndPointsItLacksFail) {
   ASSERT_EQ(RecordGolden(record), 0);
   PrecisionGateOptions precision;
   precision.verdict = ParseVerdicts({"double_bm:L2"});
-  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  precision.comparator_run = std::make_shared<RecordedComparator>(std::vector<std::string>{record.output});
   const Outcome outcome = RunGate(dir, "cpu", precision);
   EXPECT_EQ(outcome.exit_code, 1);
   for (const json& point : outcome.report.at("test_points")) {
@@ -254,7 +261,7 @@ TEST(PrecisionGate, ARecordedRunOnOtherInputsIsNotUsed) {
   ASSERT_EQ(RecordGolden(record), 0);
   PrecisionGateOptions precision;
   precision.verdict = ParseVerdicts({"double_bm:L0"});
-  precision.benchmark_run = std::make_shared<RecordedBenchmark>(std::vector<std::string>{record.output});
+  precision.comparator_run = std::make_shared<RecordedComparator>(std::vector<std::string>{record.output});
   const Outcome outcome = RunGate(dir, "cpu", precision);
   EXPECT_EQ(outcome.exit_code, 1);
   const std::string message = outcome.report.at("test_points")[0].at("failures")[0].at("message");

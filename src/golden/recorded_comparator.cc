@@ -1,4 +1,4 @@
-#include "golden/recorded_benchmark.h"
+#include "golden/recorded_comparator.h"
 
 #include <cmath>
 
@@ -16,7 +16,7 @@ std::string Attribute(const GoldenFile& file, const char* name) {
 
 }  // namespace
 
-RecordedBenchmark::RecordedBenchmark(const std::vector<std::string>& paths) {
+RecordedComparator::RecordedComparator(const std::vector<std::string>& paths) {
   for (const std::string& path : paths) {
     GoldenFile file = ReadGoldenFile(path);
     if (Attribute(file, "kind") != "recorded") {
@@ -37,10 +37,10 @@ RecordedBenchmark::RecordedBenchmark(const std::vector<std::string>& paths) {
   }
 }
 
-BenchmarkLookup RecordedBenchmark::Find(const std::string& point_id,
+ComparatorLookup RecordedComparator::Find(const std::string& point_id,
                                         const std::map<std::string, std::vector<double>>& inputs) const {
   const auto it = points_.find(point_id);
-  if (it == points_.end()) return {{}, "the benchmark run " + description_ + " has no test point " + point_id};
+  if (it == points_.end()) return {{}, "the comparator run " + description_ + " has no test point " + point_id};
   const GoldenPoint& stored = it->second;
   const std::string& file = file_of_.at(point_id);
   if (stored.inputs.empty() && !inputs.empty()) {

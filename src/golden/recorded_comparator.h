@@ -13,13 +13,13 @@
 
 namespace aclnn_check {
 
-class RecordedBenchmark : public BenchmarkSource {
+class RecordedComparator : public ComparatorSource {
  public:
   // Reads the files (InputError on a damaged or foreign one, or one that is not a recorded run);
   // a point id in two files is an error too.
-  explicit RecordedBenchmark(const std::vector<std::string>& paths);
+  explicit RecordedComparator(const std::vector<std::string>& paths);
 
-  BenchmarkLookup Find(const std::string& point_id,
+  ComparatorLookup Find(const std::string& point_id,
                        const std::map<std::string, std::vector<double>>& inputs) const override;
   std::string Describe() const override { return description_; }
   size_t size() const { return points_.size(); }
