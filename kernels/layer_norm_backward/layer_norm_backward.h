@@ -2,7 +2,7 @@
 // biasOptional, outputMask, gradInputOut, gradWeightOut, gradBiasOut).
 #pragma once
 
-#include "catalogue/operator.h"
+#include "catalogue/operator_functions.h"
 
 namespace aclnn_check::layer_norm_backward {
 
@@ -52,22 +52,8 @@ struct RowCentering {
   }
 };
 
-CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
-ReferenceResult Reference(const Operator& op, const OpArgs& args);
-// The "call" rules the call exercises: from its shapes and host parameters, never tensor data,
-// so they are known before the call (operator.h).
-std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args);
-uint64_t WorkspaceBytes(const OpArgs& args);
-void Compute(const OpArgs& args, void* workspace);
-// The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
-// Its workspace (SimdWorkspaceBytes) covers both.
-uint64_t SimdWorkspaceBytes(const OpArgs& args);
-void SimdCompute(const OpArgs& args, void* workspace);
-// The cuda provider's kernel (cuda_kernel.cu, built only where CMake finds a CUDA compiler):
-// enqueues the work on `stream` (a cudaStream_t) over device memory.
-uint64_t CudaWorkspaceBytes(const OpArgs& args);
-void CudaCompute(const OpArgs& args, void* workspace, void* stream);
-std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
+ACLNN_OPERATOR_FUNCTIONS();
+// SimdWorkspaceBytes covers SimdCompute and the Compute it falls back to on other views.
 // mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),
 // rounded once to their dtypes.
 void DeriveInputs(const OpArgs& args);

@@ -1,7 +1,7 @@
 // aclnnSwiGluGrad(yGrad, x, dim, out).
 #pragma once
 
-#include "catalogue/operator.h"
+#include "catalogue/operator_functions.h"
 
 namespace aclnn_check::swi_glu_grad {
 
@@ -27,20 +27,6 @@ struct Split {
 Split SplitOf(const OpArgs& args);
 int64_t DimParam(const OpArgs& args);
 
-CheckOutcome Validate(const Operator& op, const OpArgs& args, Product product);
-ReferenceResult Reference(const Operator& op, const OpArgs& args);
-// The "call" rules the call exercises: from its shapes and host parameters, never tensor data,
-// so they are known before the call (operator.h).
-std::vector<RuleTag> CallRules(const Operator& op, const OpArgs& args);
-uint64_t WorkspaceBytes(const OpArgs& args);
-void Compute(const OpArgs& args, void* workspace);
-// The cpu provider's kernel (simd_kernel.cc): Highway SIMD on contiguous views, Compute on others.
-uint64_t SimdWorkspaceBytes(const OpArgs& args);
-void SimdCompute(const OpArgs& args, void* workspace);
-// The cuda provider's kernel (cuda_kernel.cu, built only where CMake finds a CUDA compiler):
-// enqueues the work on `stream` (a cudaStream_t) over device memory.
-uint64_t CudaWorkspaceBytes(const OpArgs& args);
-void CudaCompute(const OpArgs& args, void* workspace, void* stream);
-std::optional<CallPlan> Plan(const nlohmann::json& axes, DType dtype, std::string* error);
+ACLNN_OPERATOR_FUNCTIONS();
 
 }  // namespace aclnn_check::swi_glu_grad
