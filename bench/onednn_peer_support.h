@@ -1,4 +1,4 @@
-// What the oneDNN peers of the operator folders (kernels/<folder>/onednn_peer.cc) share: dtypes
+// What the oneDNN peers of the operator folders (kernels/<folder>/bench/onednn_peer.cc) share: dtypes
 // as oneDNN's, inputs drawn once, user scratchpads. Built into aclnn_bench only, with
 // ACLNN_CHECK_BENCH_PEERS and libdnnl.
 #pragma once

@@ -1,4 +1,4 @@
-// What the PyTorch ATen peers of the operator folders (kernels/<folder>/torch_peer.cc) share:
+// What the PyTorch ATen peers of the operator folders (kernels/<folder>/bench/torch_peer.cc) share:
 // dtypes as ATen scalar types, inputs drawn once, and the label of a functional op's output.
 // Built into aclnn_bench only, with ACLNN_CHECK_BENCH_PEERS and libtorch.
 #pragma once

@@ -1,22 +1,20 @@
-# Discovers the operator folders (kernels/<folder>/operator.json) and produces:
-#   ACLNN_CATALOGUE_SOURCES    what the harness needs of every operator: description, validation,
-#                              reference, planning, the ABI call, the embedded operator.json and
-#                              the generated registry (kernels/<folder>/*.cc but the kernels)
-#   ACLNN_CPU_KERNEL_SOURCES   the cpu provider's kernels (kernel.cc, simd_kernel.cc) and their
+# Discovers the operator folders (kernels/<folder>/operator.json) and routes their files by
+# where they lie in the folder (docs/ARCHITECTURE.md, "The operator folder"):
+#   ACLNN_CATALOGUE_SOURCES    kernels/<folder>/contract/*.cc, what the harness needs of the
+#                              operator (description, validation, float64 reference, call rules,
+#                              planning), with the embedded operator.json and the generated registry
+#   ACLNN_CPU_KERNEL_SOURCES   kernels/<folder>/*.cc, the cpu provider's bundled kernels, and their
 #                              generated table; linked into the cpu provider and the tests only
 #   ACLNN_OPERATOR_ENTRIES     the aclnn C entry points, generated from CANN's prototype in
 #                              kernels/<folder>/aclnn_<folder>.h; linked into the providers only
-#   ACLNN_OPERATOR_TESTS       every kernels/<folder>/*_test.cc
+#   ACLNN_OPERATOR_TESTS       every tests/kernels/<folder>/*_test.cc
 #   ACLNN_OPERATOR_FOLDERS     the folder names, sorted
-# Each folder defines `extern const OperatorDef kOperator_<folder>` in its operator.cc and, in the
-# namespace aclnn_check::<folder> declared by kernels/<folder>/<folder>.h, the cpu kernel
-# SimdWorkspaceBytes and SimdCompute (and, for the cuda provider, CudaWorkspaceBytes and CudaCompute).
-# Files that belong to other layers (ACLNN_OPERATOR_PART_FILES) are compiled there
-# (cmake/OperatorParts.cmake).
+# kernels/<folder>/cuda_kernel.cu goes to the cuda provider (aclnn_collect_cuda_kernels), and
+# kernels/<folder>/bench/*.cc and import/*.cc to the layers above that use them
+# (cmake/OperatorParts.cmake). Each folder defines `extern const OperatorDef kOperator_<folder>`
+# in contract/operator.cc and the functions of kernels/catalogue/operator_functions.h in the
+# namespace aclnn_check::<folder>.
 include(${CMAKE_CURRENT_LIST_DIR}/EmbedText.cmake)
-
-set(ACLNN_CPU_KERNEL_FILES kernel.cc simd_kernel.cc)
-set(ACLNN_OPERATOR_PART_FILES minimum_traffic.cc cann_import.cc torch_peer.cc onednn_peer.cc)
 
 # The GetWorkspaceSize prototype of aclnn<name> in <header>: the parameter list as written and
 # the parameter names before workspaceSize and executor.
@@ -90,19 +88,16 @@ function(aclnn_collect_operators)
     get_filename_component(folder_path ${description} DIRECTORY)
     get_filename_component(folder ${folder_path} NAME)
     list(APPEND folders ${folder})
-    file(GLOB folder_sources CONFIGURE_DEPENDS ${folder_path}/*.cc)
-    foreach(source ${folder_sources})
-      get_filename_component(file_name ${source} NAME)
-      if(file_name IN_LIST ACLNN_OPERATOR_PART_FILES)
-        continue()
-      elseif(file_name MATCHES "_test\\.cc$")
-        list(APPEND tests ${source})
-      elseif(file_name IN_LIST ACLNN_CPU_KERNEL_FILES)
-        list(APPEND kernels ${source})
-      else()
-        list(APPEND sources ${source})
-      endif()
-    endforeach()
+    file(GLOB contract_sources CONFIGURE_DEPENDS ${folder_path}/contract/*.cc)
+    if(NOT contract_sources)
+      message(FATAL_ERROR "kernels/${folder}: expected the operator's contract in "
+                          "kernels/${folder}/contract/*.cc (operator.cc, validate.cc, reference.cc, plan.cc)")
+    endif()
+    file(GLOB kernel_sources CONFIGURE_DEPENDS ${folder_path}/*.cc)
+    file(GLOB test_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/kernels/${folder}/*_test.cc)
+    list(APPEND sources ${contract_sources})
+    list(APPEND kernels ${kernel_sources})
+    list(APPEND tests ${test_sources})
     aclnn_embed_description(${description} ${folder} ${generated_dir}/description_${folder}.cc
                             ACLNN_NAME)
     list(APPEND sources ${generated_dir}/description_${folder}.cc)

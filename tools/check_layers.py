@@ -46,7 +46,7 @@ def read_layers(root):
 
 
 def read_parts(root, layers):
-    """File name of an operator folder's part -> the folder whose layer compiles it."""
+    """Path of an operator folder's part inside the folder -> the folder whose layer compiles it."""
     path = os.path.join(root, 'docs', 'ARCHITECTURE.md')
     text = open(path, encoding='utf-8').read()
     match = re.search(r'<!-- parts:begin -->(.*?)<!-- parts:end -->', text, re.S)
@@ -71,8 +71,8 @@ PARTS = {}
 def folder_of(relative, layers):
     """The table's folder holding a path, the most specific match first; None if none does."""
     parts = relative.split('/')
-    if len(parts) == 3 and parts[0] == 'kernels' and parts[2] in PARTS:
-        return PARTS[parts[2]]
+    if len(parts) >= 3 and parts[0] == 'kernels' and '/'.join(parts[2:]) in PARTS:
+        return PARTS['/'.join(parts[2:])]
     for depth in range(len(parts) - 1, 0, -1):
         candidate = '/'.join(parts[:depth])
         if candidate in layers:

@@ -17,7 +17,7 @@ namespace {
 }
 
 [[noreturn]] void BadDefinition(const std::string& folder, const std::string& what) {
-  throw std::logic_error("kernels/" + folder + "/operator.cc: kOperator_" + folder + " " + what);
+  throw std::logic_error("kernels/" + folder + "/contract/operator.cc: kOperator_" + folder + " " + what);
 }
 
 // The fields of OperatorDef every folder must fill; a missing one would crash at its first use.

@@ -53,7 +53,7 @@ ElementDrift ClassifyElement(double before, double after, DType dtype, uint64_t 
 
 Drift CompareRecordedRuns(const GoldenFile& before, const GoldenFile& after, uint64_t max_ulp);
 
-// The "drift" section of report.json (reports/schema/report.schema.json).
+// The "drift" section of report.json (src/report/report.schema.json).
 nlohmann::json DriftJson(const Drift& drift);
 
 }  // namespace aclnn_check

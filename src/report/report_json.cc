@@ -14,7 +14,7 @@
 
 namespace aclnn_check {
 
-extern const char kReportSchema[];  // reports/schema/report.schema.json, embedded at build time
+extern const char kReportSchema[];  // src/report/report.schema.json, embedded at build time
 
 using nlohmann::json;
 
@@ -97,7 +97,7 @@ json BuildReport(json metadata, json test_points, const std::vector<std::string>
 }
 
 json ParseReport(const std::string& text, const std::string& path) {
-  static const JsonSchema schema(json::parse(kReportSchema), "reports/schema/report.schema.json");
+  static const JsonSchema schema(json::parse(kReportSchema), "src/report/report.schema.json");
   const json report = ParseJsonText(text, path);
   schema.Validate(report, path);
   return report;

@@ -30,7 +30,7 @@ nlohmann::json MergeReports(const std::vector<std::string>& paths);
 // The same over reports already parsed: (name for messages, document) pairs.
 nlohmann::json MergeReportDocuments(const std::vector<std::pair<std::string, nlohmann::json>>& reports);
 
-// A report.json's text, checked against reports/schema/report.schema.json; throws InputError
+// A report.json's text, checked against src/report/report.schema.json; throws InputError
 // naming the path, the JSON pointer and what was expected.
 nlohmann::json ParseReport(const std::string& text, const std::string& path);
 nlohmann::json LoadReport(const std::string& path);

@@ -1,5 +1,5 @@
 // The golden data against the harness: PyTorch's float64 outputs (tools/gen_golden.py) and the
-// harness's float64 reference (kernels/<op>/reference.cc through the catalogue) must agree on
+// harness's float64 reference (kernels/<op>/contract/reference.cc through the catalogue) must agree on
 // every element of every golden test point, and the stored inputs must be what the harness's one
 // generator makes for the golden case files today.
 #include <gtest/gtest.h>

@@ -29,7 +29,7 @@ TEST(CatalogueCheck, MissingPlanIsNamed) {
   OperatorDef def = LogitGradDef();
   def.plan = nullptr;
   EXPECT_EQ(ErrorOf(def, "logit_grad"),
-            "kernels/logit_grad/operator.cc: kOperator_logit_grad has no .plan (a required field)");
+            "kernels/logit_grad/contract/operator.cc: kOperator_logit_grad has no .plan (a required field)");
 }
 
 TEST(CatalogueCheck, EachRequiredFieldIsChecked) {

@@ -66,7 +66,7 @@ TEST(Run, PassingSuiteExitsZeroAndWritesReportsThatMatchTheirSchema) {
   EXPECT_EQ(report.at("totals").at("test_points"), 18);
   EXPECT_EQ(report.at("totals").at("passed"), 18);
   const nlohmann::json schema =
-      ReadJson(testing::kSourceDir / "reports/schema/report.schema.json");
+      ReadJson(testing::kSourceDir / "src/report/report.schema.json");
   const auto errors = SchemaErrors(report, schema);
   EXPECT_TRUE(errors.empty()) << errors.front();
   const std::string junit = ReadFile(dir.path() / "report/junit.xml");

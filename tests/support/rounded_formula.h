@@ -1,4 +1,4 @@
-// For the provider tests (kernels/<op>/cann_usage_test.cc): whether an output is a value the test
+// For the provider tests (tests/kernels/<op>/cann_usage_test.cc): whether an output is a value the test
 // computed itself in float64 from kernels/<op>/README.md's formula, rounded once to the output
 // dtype. The ref provider must pass it for every element: it is the float64 reference rounded once,
 // so this checks the reference against the formula rather than against itself.

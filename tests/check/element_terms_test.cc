@@ -16,7 +16,7 @@
 
 #include "check/output_check.h"
 #include "core/dtype.h"
-#include "data_path/every_target.h"
+#include "support/every_target.h"
 
 namespace aclnn_check {
 namespace {

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "data_path/every_target.h"
+#include "support/every_target.h"
 
 namespace aclnn_check {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/float_bits.h"
-#include "data_path/every_target.h"
+#include "support/every_target.h"
 
 namespace aclnn_check {
 namespace {

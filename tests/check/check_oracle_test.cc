@@ -16,7 +16,7 @@
 #include "core/host_tensor.h"
 #include "core/layout.h"
 #include "core/parallel_blocks.h"
-#include "data_path/per_element_oracle.h"
+#include "check/per_element_oracle.h"
 #include "runner/execute.h"
 
 namespace aclnn_check {

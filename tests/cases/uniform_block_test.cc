@@ -12,7 +12,7 @@
 
 #include "cases/input_generator.h"
 #include "core/dtype.h"
-#include "data_path/every_target.h"
+#include "support/every_target.h"
 
 namespace aclnn_check {
 namespace {

@@ -1,7 +1,7 @@
 // --save-failures (issue 27 item 5): a run on the provider whose factor at self = 3 is 1 instead of
 // 1.5 (tests/faulty_provider, kWrongBoundary) saves each failing point's inputs, device outputs,
 // reference and errors; the files say what that fault did, element by element. A size limit that
-// nothing fits leaves a manifest and says why. tests/release_gate/read_failure_data.py reads the
+// nothing fits leaves a manifest and says why. tests/runner/read_failure_data.py reads the
 // same files with numpy.
 #include <gtest/gtest.h>
 

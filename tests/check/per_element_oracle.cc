@@ -1,4 +1,4 @@
-#include "data_path/per_element_oracle.h"
+#include "check/per_element_oracle.h"
 #include "check/rule_ids.h"
 
 #include <cmath>
