@@ -104,7 +104,7 @@ struct CallPlan {
 struct AbiCall;  // harness side, see catalogue/abi_call.h
 class Operator;
 
-// What an operator folder defines (kernels/<folder>/operator.cc) as kOperator_<folder>, with
+// What an operator folder defines (kernels/<folder>/contract/operator.cc) as kOperator_<folder>, with
 // designated initializers. Every field is required but derive_inputs (and params, for an operator
 // without host parameters); Catalogue() checks this at start-up. The kernels are not here: the
 // cpu provider's are in cpu_kernel.h, the cuda provider's in cuda_kernel.h.

@@ -20,7 +20,7 @@ struct MinimumTraffic {
   uint64_t items = 0;  // elements of the call's largest tensor
 };
 
-// An operator with its own formula (kernels/<folder>/minimum_traffic.cc) is credited what that
+// An operator with its own formula (kernels/<folder>/bench/minimum_traffic.cc) is credited what that
 // formula says; any other is credited every non-null input read and every non-null output written.
 MinimumTraffic MinimumTrafficOf(const Operator& op, const OpArgs& args);
 

@@ -1,6 +1,6 @@
 // The vocabulary of the CANN case mappings (docs/contract/case-files.md) that each operator folder
-// writes in its kernels/<folder>/cann_import.cc: one source case seen as the operator's axes,
-// override axes, distributions and tolerances, built into an aclnn-check case file. The folders'
+// writes in its kernels/<folder>/import/cann_import.cc: one source case seen as the operator's
+// axes, override axes, distributions and tolerances, built into an aclnn-check case file. The folders'
 // mappings are found through a table CMake generates (cmake/OperatorParts.cmake); case_mapping.cc
 // looks a source operator up in it.
 #pragma once

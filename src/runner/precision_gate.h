@@ -1,10 +1,11 @@
 // CANN's precision standards in a run (docs/contract/numerics.md, docs/precision-standards.md):
 // every computed output is measured against the float64 reference (golden) and, when a comparator
-// (the second implementation of CANN's double benchmark) is given, against its outputs on the same inputs; the chosen verdicts (--verdict
-// or the case file's "verdict"; docs/contract/numerics.md's element check by default) decide the
-// point, the others are reported. The comparator is a recorded run (--comparator-run FILE: `golden
-// record`, or tools/torch_comparator_run.py) or a second provider run in the same worker
-// (--benchmark-provider). A point that fails the double benchmark is re-checked with --recheck N
+// (the second implementation of CANN's double benchmark) is given, against its outputs on the
+// same inputs; the chosen verdicts (--verdict or the case file's "verdict";
+// docs/contract/numerics.md's element check by default) decide the point, the others are
+// reported. The comparator is a recorded run (--comparator-run FILE: `golden record`, or
+// tools/torch_comparator_run.py) or a second provider run in the same worker
+// (--comparator-provider). A point that fails the double benchmark is re-checked with --recheck N
 // fresh seeds against the comparator provider, or against the recorded run's fresh-seed points.
 #pragma once
 
