@@ -8,14 +8,14 @@
 #include "check/output_check.h"
 #include "hardswish_backward/hardswish_backward.h"
 #include "support/cann_sample.h"
+#include "support/operator_named.h"
 #include "support/rounded_formula.h"
 
 namespace aclnn_check::hardswish_backward {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("HardswishBackward"); }
+using testing::FolderOperator;
 
 // kernels/hardswish_backward/README.md: gradOutput * d, d = 0 below -3, self / 3 + 0.5 on the
 // closed [-3, 3], 1 above 3.
@@ -34,18 +34,18 @@ TEST(HardswishBackwardCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
   for (const char* spec : {"cpu", "ref"}) {
     const auto provider = Provider::Load(spec);
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-      CallBuilder call(Op());
+      CallBuilder call(FolderOperator());
       call.Tensor("gradOutput", dtype, {4, 130}, grad)
           .Tensor("self", dtype, {4, 130}, self, *Layout::Parse("transposed"))
           .Zeros("out", dtype, {4, 130}, *Layout::Parse("offset:5"));
-      const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+      const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
       ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
       ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
-      const ReferenceResult reference = Op().Reference(call.Args());
+      const ReferenceResult reference = FolderOperator().Reference(call.Args());
       const std::vector<double> out = testing::OutputValues(call, run, "out");
-      const OutputTolerance& tol = Op().Tolerance("out");
+      const OutputTolerance& tol = FolderOperator().Tolerance("out");
       const OutputCheck check =
-          CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
+          CheckOutput(FolderOperator(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
       EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype);
       if (std::string(spec) == "ref") {
         const std::vector<double> g = call.tensor("gradOutput").Values();
@@ -63,11 +63,11 @@ TEST(HardswishBackwardCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
 
 TEST(HardswishBackwardCannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
   const auto provider = Provider::Load("cpu");
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", DType::kFloat32, {3})
       .Zeros("self", DType::kFloat32, {4})
       .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}));
-  const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+  const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
   EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_INVALID);
   for (std::byte b : run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
 }

@@ -10,14 +10,14 @@
 
 #include "hardswish_backward/hardswish_backward.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::hardswish_backward {
 namespace {
 
 using testing::CallBuilder;
 using testing::RunKernelAgainstReference;
-
-const Operator& Op() { return *FindOperator("HardswishBackward"); }
+using testing::FolderOperator;
 
 TEST(HardswishBackwardKernel, AgreesWithReferenceOnRandomInputsInEveryDTypeAndLayout) {
   std::mt19937_64 random(11);
@@ -31,11 +31,11 @@ TEST(HardswishBackwardKernel, AgreesWithReferenceOnRandomInputsInEveryDTypeAndLa
   }
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     for (const char* layout : {"contiguous", "offset:1", "strided:3", "transposed"}) {
-      CallBuilder call(Op());
+      CallBuilder call(FolderOperator());
       call.Tensor("gradOutput", dtype, shape, grad, *Layout::Parse(layout))
           .Tensor("self", dtype, shape, self, *Layout::Parse(layout))
           .Zeros("out", dtype, shape, *Layout::Parse(layout));
-      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+      const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
       EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << layout << ": "
                                       << agreement.Describe();
     }
@@ -48,12 +48,12 @@ TEST(HardswishBackwardKernel, SpecialValuesFollowTheRules) {
   const std::vector<double> self = {-3, 3, kNaN, -4, -1.5, kInf, -kInf, 0, 1};
   const std::vector<double> grad = {1, 1, 2, kInf, kNaN, 3, 3, kInf, kNaN};
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     const Dims shape{static_cast<int64_t>(self.size())};
     call.Tensor("gradOutput", dtype, shape, grad)
         .Tensor("self", dtype, shape, self)
         .Zeros("out", dtype, shape);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
   }
 }
@@ -66,11 +66,11 @@ TEST(HardswishBackwardKernel, ExhaustiveSixteenBitSelf) {
                                             : DecodeBFloat16(static_cast<uint16_t>(bits));
       grad[bits] = 1.0 + (bits % 13) * 0.125;
     }
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("gradOutput", dtype, {65536}, grad)
         .Tensor("self", dtype, {65536}, self)
         .Zeros("out", dtype, {65536});
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
     EXPECT_LE(agreement.max_ulp(), 1.0);
   }

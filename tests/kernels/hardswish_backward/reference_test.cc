@@ -8,6 +8,7 @@
 
 #include "hardswish_backward/hardswish_backward.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::hardswish_backward {
 namespace {
@@ -17,18 +18,18 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("HardswishBackward"); }
+using testing::FolderOperator;
 
 double HardswishForward(double x) { return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0; }
 
 ReferenceOutput RunReference(std::vector<double> grad, std::vector<double> self,
                              Layout layout = {}) {
   const Dims shape{static_cast<int64_t>(self.size())};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOutput", DType::kFloat32, shape, grad, layout)
       .Tensor("self", DType::kFloat32, shape, self, layout)
       .Zeros("out", DType::kFloat32, shape);
-  return Op().Reference(call.Args()).outputs[kOut];
+  return FolderOperator().Reference(call.Args()).outputs[kOut];
 }
 
 TEST(HardswishBackwardReference, MatchesFiniteDifferenceOfForward) {
@@ -52,9 +53,9 @@ TEST(HardswishBackwardReference, MatchesFiniteDifferenceOfForward) {
 TEST(HardswishBackwardReference, ClosedIntervalAtMinusThreeAndThree) {
   const ReferenceOutput out = RunReference({2.0, 2.0, 2.0, 2.0}, {-3.0, 3.0, -3.0001, 3.0001});
   EXPECT_EQ(out.value[0], -1.0);  // 2 * (-3/3 + 0.5)
-  EXPECT_EQ(out.rule[0], Op().Tag("hardswish.at_minus3"));
+  EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish.at_minus3"));
   EXPECT_EQ(out.value[1], 3.0);   // 2 * (3/3 + 0.5)
-  EXPECT_EQ(out.rule[1], Op().Tag("hardswish.at_plus3"));
+  EXPECT_EQ(out.rule[1], FolderOperator().Tag("hardswish.at_plus3"));
   EXPECT_EQ(out.value[2], 0.0);   // below -3
   EXPECT_EQ(out.value[3], 2.0);   // above 3
 }
@@ -63,12 +64,12 @@ TEST(HardswishBackwardReference, NaNSelfAcceptsNaNOrGradOutput) {
   const ReferenceOutput out = RunReference({5.0}, {kNaN});
   EXPECT_TRUE(std::isnan(out.value[0]));
   EXPECT_EQ(out.alt[0], 5.0);
-  EXPECT_EQ(out.rule[0], Op().Tag("hardswish.x_nan"));
+  EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish.x_nan"));
 }
 
 TEST(HardswishBackwardReference, ZeroFactorTimesSpecialAcceptsZeroOrNaN) {
   const ReferenceOutput out = RunReference({kInf, kNaN, -kInf, 7.0}, {-4.0, -10.0, -1.5, -4.0});
-  const RuleTag tag = Op().Tag("hardswish.zero_times_special");
+  const RuleTag tag = FolderOperator().Tag("hardswish.zero_times_special");
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(out.value[i], 0.0) << i;
     EXPECT_TRUE(std::isnan(out.alt[i])) << i;
@@ -97,31 +98,31 @@ TEST(HardswishBackwardReference, EveryLayoutGivesTheContiguousResult) {
     self.push_back(-4.5 + 0.4 * i);
     grad.push_back(0.25 * (i % 7) - 0.5);
   }
-  CallBuilder contiguous(Op());
+  CallBuilder contiguous(FolderOperator());
   contiguous.Tensor("gradOutput", DType::kFloat16, {4, 6}, grad)
       .Tensor("self", DType::kFloat16, {4, 6}, self)
       .Zeros("out", DType::kFloat16, {4, 6});
-  const ReferenceOutput expected = Op().Reference(contiguous.Args()).outputs[kOut];
+  const ReferenceOutput expected = FolderOperator().Reference(contiguous.Args()).outputs[kOut];
   for (const char* text : {"offset:3", "strided:2", "transposed"}) {
     const Layout layout = *Layout::Parse(text);
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("gradOutput", DType::kFloat16, {4, 6}, grad, layout)
         .Tensor("self", DType::kFloat16, {4, 6}, self, layout)
         .Zeros("out", DType::kFloat16, {4, 6}, layout);
-    const ReferenceOutput out = Op().Reference(call.Args()).outputs[kOut];
+    const ReferenceOutput out = FolderOperator().Reference(call.Args()).outputs[kOut];
     EXPECT_EQ(out.value, expected.value) << text;
   }
 }
 
 TEST(HardswishBackwardReference, EmptyTensorComputesNothing) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", DType::kFloat32, {0, 3})
       .Zeros("self", DType::kFloat32, {0, 3})
       .Zeros("out", DType::kFloat32, {0, 3});
-  const ReferenceResult result = Op().Reference(call.Args());
+  const ReferenceResult result = FolderOperator().Reference(call.Args());
   EXPECT_TRUE(result.outputs[kOut].value.empty());
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "hardswish.empty");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "hardswish.empty");
 }
 
 }  // namespace

@@ -4,17 +4,17 @@
 
 #include "hardswish_backward/hardswish_backward.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 
 namespace aclnn_check::hardswish_backward {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("HardswishBackward"); }
+using testing::FolderOperator;
 
 CallBuilder Valid(DType dtype = DType::kFloat32, Dims shape = {2, 3}) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", dtype, shape).Zeros("self", dtype, shape).Zeros("out", dtype, shape);
   return call;
 }
@@ -24,7 +24,7 @@ TEST(HardswishBackwardValidate, AcceptsEveryDTypeOfTheProductRankZeroToEightAndE
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     for (const Dims& shape : {Dims{}, Dims{5}, Dims{1, 2, 1, 2, 1, 2, 1, 2}, Dims{3, 0}}) {
       CallBuilder call = Valid(dtype, shape);
-      EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << FormatDims(shape);
+      EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << FormatDims(shape);
     }
   }
 }
@@ -44,7 +44,7 @@ TEST(HardswishBackwardValidate, NullPointersAre161001) {
 }
 
 TEST(HardswishBackwardValidate, NullIsReportedBeforeABadShape) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", DType::kFloat32, {2}).Zeros("self", DType::kFloat32, {3});
   ExpectRejected(call, ACLNN_ERR_PARAM_NULLPTR, "hardswish.check.null");
 }
@@ -53,7 +53,7 @@ TEST(HardswishBackwardValidate, DTypeOutsideTheProductListIsTheMatrixRule) {
   CallBuilder bf16 = Valid(DType::kBFloat16);
   ExpectRejected(bf16, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish.bfloat16", Product::kTrain);
   CallBuilder fp16 = Valid(DType::kFloat16);
-  EXPECT_TRUE(Op().Validate(fp16.Args(), Product::kTrain).ok());
+  EXPECT_TRUE(FolderOperator().Validate(fp16.Args(), Product::kTrain).ok());
   CallBuilder doubles = Valid(DType::kFloat64);
   ExpectRejected(doubles, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish.other");
 }

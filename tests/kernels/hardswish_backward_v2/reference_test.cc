@@ -9,6 +9,7 @@
 
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::hardswish_backward_v2 {
 namespace {
@@ -18,18 +19,18 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("HardswishBackwardV2"); }
+using testing::FolderOperator;
 
 double HardswishForward(double x) { return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0; }
 
 ReferenceOutput RunReference(std::vector<double> grad, std::vector<double> self,
                              Layout layout = {}) {
   const Dims shape{static_cast<int64_t>(self.size())};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOutput", DType::kFloat32, shape, grad, layout)
       .Tensor("self", DType::kFloat32, shape, self, layout)
       .Zeros("out", DType::kFloat32, shape);
-  return Op().Reference(call.Args()).outputs[kOut];
+  return FolderOperator().Reference(call.Args()).outputs[kOut];
 }
 
 TEST(HardswishBackwardV2Reference, MatchesFiniteDifferenceOfForward) {
@@ -53,9 +54,9 @@ TEST(HardswishBackwardV2Reference, MatchesFiniteDifferenceOfForward) {
 TEST(HardswishBackwardV2Reference, OpenIntervalAtMinusThreeAndThree) {
   const ReferenceOutput out = RunReference({2.0, 2.0, 2.0, 2.0}, {-3.0, 3.0, -2.9999, 2.9999});
   EXPECT_EQ(out.value[0], 0.0);  // the factor is 0 from -3 down
-  EXPECT_EQ(out.rule[0], Op().Tag("hardswish_v2.at_minus3"));
+  EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish_v2.at_minus3"));
   EXPECT_EQ(out.value[1], 2.0);  // the factor is 1 from 3 up
-  EXPECT_EQ(out.rule[1], Op().Tag("hardswish_v2.at_plus3"));
+  EXPECT_EQ(out.rule[1], FolderOperator().Tag("hardswish_v2.at_plus3"));
   const double just_inside_low = static_cast<float>(-2.9999);
   const double just_inside_high = static_cast<float>(2.9999);
   EXPECT_DOUBLE_EQ(out.value[2], 2.0 * (just_inside_low / 3 + 0.5));
@@ -68,7 +69,7 @@ TEST(HardswishBackwardV2Reference, NaNSelfGivesGradOutput) {
   const ReferenceOutput out = RunReference({5.0, -kInf}, {kNaN, kNaN});
   EXPECT_EQ(out.value[0], 5.0);
   EXPECT_EQ(out.value[1], -kInf);
-  EXPECT_EQ(out.rule[0], Op().Tag("hardswish_v2.x_nan"));
+  EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish_v2.x_nan"));
   EXPECT_EQ(out.mag[0], 5.0);
 }
 
@@ -82,7 +83,7 @@ TEST(HardswishBackwardV2Reference, ZeroFactorTimesSpecialAcceptsZeroOrNaN) {
   // -3 belongs to the zero side of the open interval, so it is covered as well.
   const ReferenceOutput out =
       RunReference({kInf, kNaN, -kInf, kInf, 7.0}, {-4.0, -10.0, -1.5, -3.0, -4.0});
-  const RuleTag tag = Op().Tag("hardswish_v2.zero_times_special");
+  const RuleTag tag = FolderOperator().Tag("hardswish_v2.zero_times_special");
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(out.value[i], 0.0) << i;
     EXPECT_TRUE(std::isnan(out.alt[i])) << i;
@@ -111,31 +112,31 @@ TEST(HardswishBackwardV2Reference, EveryLayoutGivesTheContiguousResult) {
     self.push_back(-4.5 + 0.4 * i);
     grad.push_back(0.25 * (i % 7) - 0.5);
   }
-  CallBuilder contiguous(Op());
+  CallBuilder contiguous(FolderOperator());
   contiguous.Tensor("gradOutput", DType::kFloat16, {4, 6}, grad)
       .Tensor("self", DType::kFloat16, {4, 6}, self)
       .Zeros("out", DType::kFloat16, {4, 6});
-  const ReferenceOutput expected = Op().Reference(contiguous.Args()).outputs[kOut];
+  const ReferenceOutput expected = FolderOperator().Reference(contiguous.Args()).outputs[kOut];
   for (const char* text : {"offset:3", "strided:2", "transposed"}) {
     const Layout layout = *Layout::Parse(text);
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("gradOutput", DType::kFloat16, {4, 6}, grad, layout)
         .Tensor("self", DType::kFloat16, {4, 6}, self, layout)
         .Zeros("out", DType::kFloat16, {4, 6}, layout);
-    const ReferenceOutput out = Op().Reference(call.Args()).outputs[kOut];
+    const ReferenceOutput out = FolderOperator().Reference(call.Args()).outputs[kOut];
     EXPECT_EQ(out.value, expected.value) << text;
   }
 }
 
 TEST(HardswishBackwardV2Reference, EmptyTensorComputesNothing) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", DType::kFloat32, {0, 3})
       .Zeros("self", DType::kFloat32, {0, 3})
       .Zeros("out", DType::kFloat32, {0, 3});
-  const ReferenceResult result = Op().Reference(call.Args());
+  const ReferenceResult result = FolderOperator().Reference(call.Args());
   EXPECT_TRUE(result.outputs[kOut].value.empty());
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "hardswish_v2.empty");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "hardswish_v2.empty");
 }
 
 }  // namespace

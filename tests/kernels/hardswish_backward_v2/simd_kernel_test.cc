@@ -15,6 +15,7 @@
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 #include "support/call_builder.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "support/simd_targets.h"
 
 // Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
@@ -29,11 +30,11 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("HardswishBackwardV2"); }
+using testing::FolderOperator;
 
 CallBuilder MakeCall(DType dtype, const Dims& shape, const std::vector<double>& grad,
                      const std::vector<double>& self, const Layout& layout) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOutput", dtype, shape, grad, layout)
       .Tensor("self", dtype, shape, self, layout)
       .Zeros("out", dtype, shape, layout);
@@ -112,7 +113,8 @@ TEST(HardswishBackwardV2SimdDispatch, NonContiguousViewsAgreeWithReference) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(dtype, {17, 241}, grad, self, *Layout::Parse(layout));
       ASSERT_FALSE(testing::TakesTheSimdPath(call.Args())) << layout;
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed())
           << layout << " " << DTypeName(dtype) << ": " << agreement.Describe();
     }

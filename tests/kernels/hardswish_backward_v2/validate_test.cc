@@ -4,17 +4,17 @@
 
 #include "hardswish_backward_v2/hardswish_backward_v2.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 
 namespace aclnn_check::hardswish_backward_v2 {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("HardswishBackwardV2"); }
+using testing::FolderOperator;
 
 CallBuilder Valid(DType dtype = DType::kFloat32, Dims shape = {2, 3}) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", dtype, shape).Zeros("self", dtype, shape).Zeros("out", dtype, shape);
   return call;
 }
@@ -24,7 +24,7 @@ TEST(HardswishBackwardV2Validate, AcceptsEveryDTypeOfTheProductRankZeroToEightAn
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     for (const Dims& shape : {Dims{}, Dims{5}, Dims{1, 2, 1, 2, 1, 2, 1, 2}, Dims{3, 0}}) {
       CallBuilder call = Valid(dtype, shape);
-      EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << FormatDims(shape);
+      EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << FormatDims(shape);
     }
   }
 }
@@ -44,7 +44,7 @@ TEST(HardswishBackwardV2Validate, NullPointersAre161001) {
 }
 
 TEST(HardswishBackwardV2Validate, NullIsReportedBeforeABadShape) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOutput", DType::kFloat32, {2}).Zeros("self", DType::kFloat32, {3});
   ExpectRejected(call, ACLNN_ERR_PARAM_NULLPTR, "hardswish_v2.check.null");
 }
@@ -53,7 +53,7 @@ TEST(HardswishBackwardV2Validate, DTypeOutsideTheProductListIsTheMatrixRule) {
   CallBuilder bf16 = Valid(DType::kBFloat16);
   ExpectRejected(bf16, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish_v2.bfloat16", Product::kTrain);
   CallBuilder fp16 = Valid(DType::kFloat16);
-  EXPECT_TRUE(Op().Validate(fp16.Args(), Product::kTrain).ok());
+  EXPECT_TRUE(FolderOperator().Validate(fp16.Args(), Product::kTrain).ok());
   CallBuilder doubles = Valid(DType::kFloat64);
   ExpectRejected(doubles, ACLNN_ERR_PARAM_INVALID, "matrix.hardswish_v2.other");
 }

@@ -12,6 +12,7 @@
 #include "check/output_check.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/cann_sample.h"
+#include "support/operator_named.h"
 #include "support/rounded_formula.h"
 
 namespace aclnn_check::layer_norm_backward {
@@ -21,7 +22,7 @@ using testing::CallBuilder;
 
 constexpr std::byte kPattern{0x5A};
 
-const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+using testing::FolderOperator;
 
 // input [6, 2, 45] normalized over the last two dims (M = 90, R = 6), statistics from the
 // forward, weight and bias given; outputs prefilled with a byte pattern.
@@ -37,7 +38,7 @@ CallBuilder Sample(DType dtype, DType param_dtype, std::vector<bool> mask = {tru
     b.push_back(0.1 * (j % 5));
   }
   const Dims shape{6, 2, 45};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOut", dtype, shape, grad, *Layout::Parse("offset:3"))
       .Tensor("input", dtype, shape, x, *Layout::Parse("transposed"))
       .Zeros("mean", DType::kFloat32, {6, 1, 1})
@@ -49,7 +50,7 @@ CallBuilder Sample(DType dtype, DType param_dtype, std::vector<bool> mask = {tru
       .Tensor("gradBias", HostTensor(param_dtype, {2, 45}, *Layout::Parse("transposed"), kPattern))
       .Param("normalizedShape", Dims{2, 45})
       .Param("outputMask", std::move(mask));
-  Op().def().derive_inputs(call.Args());
+  FolderOperator().def().derive_inputs(call.Args());
   return call;
 }
 
@@ -110,18 +111,19 @@ TEST(LayerNormBackwardCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (DType param : {DType::kFloat32, dtype}) {
         CallBuilder call = Sample(dtype, param);
-        const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+        const testing::SampleRun run =
+            testing::RunLikeCannSample(*provider, FolderOperator(), call);
         ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
         ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
-        const ReferenceResult reference = Op().Reference(call.Args());
+        const ReferenceResult reference = FolderOperator().Reference(call.Args());
         const auto formula = LayerNormGradByTheChainRule(call);
         for (size_t slot : kOutputs) {
-          const std::string name(Op().tensors()[slot].name);
+          const std::string name(FolderOperator().tensors()[slot].name);
           const std::vector<double> out = testing::OutputValues(call, run, name);
           const DType out_dtype = call.tensor(name).view().dtype;
-          const OutputTolerance& tol = Op().Tolerance(name);
-          const OutputCheck check =
-              CheckOutput(Op(), reference.outputs[slot], out, out_dtype, {tol.ulp, tol.c});
+          const OutputTolerance& tol = FolderOperator().Tolerance(name);
+          const OutputCheck check = CheckOutput(FolderOperator(), reference.outputs[slot], out,
+                                                out_dtype, {tol.ulp, tol.c});
           EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype) << " " << name;
           if (std::string(spec) == "ref") {
             const FormulaValues& exact = formula.at(name);
@@ -140,30 +142,30 @@ TEST(LayerNormBackwardCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
 TEST(LayerNormBackwardCannUsage, TheCpuProviderAsksForItsColumnSumWorkspace) {
   const auto provider = Provider::Load("cpu");
   CallBuilder call = Sample(DType::kFloat16, DType::kFloat32);
-  EXPECT_GT(testing::RunLikeCannSample(*provider, Op(), call).workspace_bytes, 0u);
+  EXPECT_GT(testing::RunLikeCannSample(*provider, FolderOperator(), call).workspace_bytes, 0u);
 }
 
 TEST(LayerNormBackwardCannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
   const auto provider = Provider::Load("cpu");
   CallBuilder shape = Sample(DType::kFloat32, DType::kFloat32);
   shape.Zeros("rstd", DType::kFloat32, {7});
-  testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), shape);
+  testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), shape);
   EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_INVALID);
   for (const char* slot : {"gradInput", "gradWeight", "gradBias"}) {
     EXPECT_TRUE(Untouched(run, slot)) << slot;
   }
   CallBuilder null_output = Sample(DType::kFloat32, DType::kFloat32);
   null_output.Null("gradWeight");
-  run = testing::RunLikeCannSample(*provider, Op(), null_output);
+  run = testing::RunLikeCannSample(*provider, FolderOperator(), null_output);
   EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_TRUE(Untouched(run, "gradInput"));
   CallBuilder null_mask = Sample(DType::kFloat32, DType::kFloat32);
   null_mask.Param("outputMask", std::monostate{});
-  run = testing::RunLikeCannSample(*provider, Op(), null_mask);
+  run = testing::RunLikeCannSample(*provider, FolderOperator(), null_mask);
   EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
   CallBuilder null_shape = Sample(DType::kFloat32, DType::kFloat32);
   null_shape.Param("normalizedShape", std::monostate{});
-  run = testing::RunLikeCannSample(*provider, Op(), null_shape);
+  run = testing::RunLikeCannSample(*provider, FolderOperator(), null_shape);
   EXPECT_EQ(run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
 }
 
@@ -173,18 +175,19 @@ TEST(LayerNormBackwardCannUsage, MaskedOffOutputsAreLeftUntouchedOrMayBeNull) {
     for (int bits = 0; bits < 8; ++bits) {
       const std::vector<bool> mask = {(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0};
       CallBuilder given = Sample(DType::kFloat16, DType::kFloat32, mask);
-      const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), given);
+      const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), given);
       ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
       ASSERT_EQ(run.execute_status, 0);
       for (size_t i = 0; i < 3; ++i) {
-        const char* name = Op().tensors()[kOutputs[i]].name.data();
+        const char* name = FolderOperator().tensors()[kOutputs[i]].name.data();
         EXPECT_EQ(Untouched(run, name), !mask[i]) << spec << " " << bits << " " << name;
       }
       CallBuilder nulls = Sample(DType::kFloat16, DType::kFloat32, mask);
       for (size_t i = 0; i < 3; ++i) {
-        if (!mask[i]) nulls.Null(Op().tensors()[kOutputs[i]].name);
+        if (!mask[i]) nulls.Null(FolderOperator().tensors()[kOutputs[i]].name);
       }
-      const testing::SampleRun null_run = testing::RunLikeCannSample(*provider, Op(), nulls);
+      const testing::SampleRun null_run =
+          testing::RunLikeCannSample(*provider, FolderOperator(), nulls);
       EXPECT_EQ(null_run.workspace_status, 0) << provider->RecentError();
       EXPECT_EQ(null_run.execute_status, 0);
     }
@@ -194,7 +197,7 @@ TEST(LayerNormBackwardCannUsage, MaskedOffOutputsAreLeftUntouchedOrMayBeNull) {
 TEST(LayerNormBackwardCannUsage, NoRowsFillGradWeightAndGradBiasWithZeros) {
   for (const char* spec : {"cpu", "ref"}) {
     const auto provider = Provider::Load(spec);
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Zeros("gradOut", DType::kFloat16, {0, 3})
         .Zeros("input", DType::kFloat16, {0, 3})
         .Zeros("mean", DType::kFloat32, {0, 1})
@@ -204,7 +207,7 @@ TEST(LayerNormBackwardCannUsage, NoRowsFillGradWeightAndGradBiasWithZeros) {
         .Tensor("gradBias", HostTensor(DType::kFloat32, {3}, {}, kPattern))
         .Param("normalizedShape", Dims{3})
         .Param("outputMask", std::vector<bool>{true, true, true});
-    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
     ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
     EXPECT_EQ(run.workspace_bytes, 0u);
     EXPECT_EQ(testing::OutputValues(call, run, "gradWeight"), (std::vector<double>{0, 0, 0}));

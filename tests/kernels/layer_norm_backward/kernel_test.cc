@@ -15,6 +15,7 @@
 
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::layer_norm_backward {
 namespace {
@@ -27,7 +28,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 constexpr const char* kLayouts[] = {"contiguous", "offset:1", "strided:3", "transposed"};
 
-const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+using testing::FolderOperator;
 
 struct Case {
   DType dtype = DType::kFloat32;
@@ -70,7 +71,7 @@ CallBuilder MakeCall(const Case& s) {
     mean[r] = normal(random);
     rstd[r] = 0.25 + std::fabs(normal(random));
   }
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOut", s.dtype, s.shape, grad, layout)
       .Tensor("input", s.dtype, s.shape, x, layout)
       .Tensor("mean", s.stat_dtype, stat_shape, mean, layout)
@@ -82,7 +83,7 @@ CallBuilder MakeCall(const Case& s) {
   call.Zeros("gradInput", s.dtype, s.shape, layout)
       .Zeros("gradWeight", s.param_dtype, normalized, layout)
       .Zeros("gradBias", s.param_dtype, normalized, layout);
-  if (s.derive) Op().def().derive_inputs(call.Args());
+  if (s.derive) FolderOperator().def().derive_inputs(call.Args());
   return call;
 }
 
@@ -102,7 +103,7 @@ std::string Describe(const Case& s) {
 
 void ExpectAgreement(const Case& s) {
   CallBuilder call = MakeCall(s);
-  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+  const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
   EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
 }
 
@@ -144,17 +145,17 @@ TEST(LayerNormBackwardKernel, EveryOutputMaskLeavesMaskedOutputsUntouched) {
     CallBuilder call = MakeCall(s);
     std::vector<std::vector<std::byte>> before;
     for (size_t i = 0; i < 3; ++i) {
-      HostTensor& out = call.tensor(Op().tensors()[kOutputs[i]].name);
+      HostTensor& out = call.tensor(FolderOperator().tensors()[kOutputs[i]].name);
       for (std::byte& b : out.bytes()) b = std::byte{0x5A};
       before.emplace_back(out.bytes().begin(), out.bytes().end());
     }
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << bits << ": " << agreement.Describe();
     for (size_t i = 0; i < 3; ++i) {
-      const HostTensor& out = call.tensor(Op().tensors()[kOutputs[i]].name);
+      const HostTensor& out = call.tensor(FolderOperator().tensors()[kOutputs[i]].name);
       const bool unchanged = std::equal(out.bytes().begin(), out.bytes().end(), before[i].begin());
       EXPECT_EQ(unchanged, !s.mask[i]) << bits << " output " << i;
-      EXPECT_EQ(agreement.outputs.count(std::string(Op().tensors()[kOutputs[i]].name)),
+      EXPECT_EQ(agreement.outputs.count(std::string(FolderOperator().tensors()[kOutputs[i]].name)),
                 s.mask[i] ? 1u : 0u);
     }
   }
@@ -184,7 +185,7 @@ TEST(LayerNormBackwardKernel, LongColumnSumsOver65536Rows) {
       s.grad_high = same_sign ? 1.5 : 1;
       s.weight = false;
       CallBuilder call = MakeCall(s);
-      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+      const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
       EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
       for (const char* output : {"gradWeight", "gradBias"}) {
         std::cout << "[ LNB long ] " << DTypeName(dtype) << (same_sign ? " same-sign " : " mixed ")
@@ -214,7 +215,7 @@ TEST(LayerNormBackwardKernel, RowMeansAreRoundedOnceWhenTheRowCancels) {
   grad.front() = 0x1p24;
   grad.back() = -0x1p24;
   const Dims shape{1, 18};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOut", DType::kFloat32, shape, grad)
       .Tensor("input", DType::kFloat32, shape, std::vector<double>(18, 0.0))
       .Tensor("mean", DType::kFloat32, Dims{1, 1}, std::vector<double>{0.0})
@@ -270,7 +271,7 @@ TEST(LayerNormBackwardKernel, SpecialValuesFollowTheRules) {
           poke("input", 10, kNaN);
           break;
       }
-      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+      const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
       EXPECT_TRUE(agreement.passed())
           << DTypeName(dtype) << " special " << special << ": " << agreement.Describe();
       const auto& rules = agreement.outputs.at("gradInput").rules;
@@ -293,7 +294,7 @@ TEST(LayerNormBackwardKernel, NoRowsWriteZerosAndAnEmptyRowWritesNothing) {
       call.tensor(out).Assign(std::vector<double>(5, 7.0));
     }
     EXPECT_EQ(SimdWorkspaceBytes(call.Args()), 0u);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     for (const char* out : {"gradWeight", "gradBias"}) {
       EXPECT_EQ(call.tensor(out).Values(), std::vector<double>(5, 0.0)) << out;
@@ -302,7 +303,7 @@ TEST(LayerNormBackwardKernel, NoRowsWriteZerosAndAnEmptyRowWritesNothing) {
     columns.dtype = dtype;
     columns.shape = {4, 0};
     CallBuilder empty = MakeCall(columns);
-    const auto none = RunKernelAgainstReference(Op(), empty, Compute);
+    const auto none = RunKernelAgainstReference(FolderOperator(), empty, Compute);
     EXPECT_TRUE(none.passed());
   }
 }
@@ -313,9 +314,9 @@ TEST(LayerNormBackwardKernel, TheToleranceCatchesAWrongFormulaAndATruncatingStor
   s.shape = {64, 100};
   CallBuilder call = MakeCall(s);
   const OpArgs args = call.Args();
-  const ReferenceResult reference = Op().Reference(args);
+  const ReferenceResult reference = FolderOperator().Reference(args);
   const ReferenceOutput& dx = reference.outputs[kGradInput];
-  const OutputTolerance& tol = Op().Tolerance("gradInput");
+  const OutputTolerance& tol = FolderOperator().Tolerance("gradInput");
   const Tolerance tolerance{tol.ulp, tol.c, DType::kFloat32};
   // Rounded to nearest: passes. Truncated toward zero: every element within 1 ULP, but biased.
   std::vector<double> nearest, truncated;
@@ -326,8 +327,9 @@ TEST(LayerNormBackwardKernel, TheToleranceCatchesAWrongFormulaAndATruncatingStor
                             ? NextDown(std::fabs(r), DType::kFloat16) * (v < 0 ? -1 : 1)
                             : r);
   }
-  EXPECT_TRUE(CheckOutput(Op(), dx, nearest, DType::kFloat16, tolerance).passed());
-  const OutputCheck biased = CheckOutput(Op(), dx, truncated, DType::kFloat16, tolerance);
+  EXPECT_TRUE(CheckOutput(FolderOperator(), dx, nearest, DType::kFloat16, tolerance).passed());
+  const OutputCheck biased =
+      CheckOutput(FolderOperator(), dx, truncated, DType::kFloat16, tolerance);
   EXPECT_FALSE(biased.passed());
   EXPECT_FALSE(biased.metrics.rounding_bias_ok);
   // gradInput without the xh * mean(gw * xh) term (a plausible kernel bug) fails.
@@ -342,7 +344,8 @@ TEST(LayerNormBackwardKernel, TheToleranceCatchesAWrongFormulaAndATruncatingStor
       wrong[r * 100 + j] = RoundTo(rstd[r] * (g[r * 100 + j] * w[j] - sum / 100), s.dtype);
     }
   }
-  EXPECT_GT(CheckOutput(Op(), dx, wrong, DType::kFloat16, tolerance).metrics.failures, 100);
+  EXPECT_GT(CheckOutput(FolderOperator(), dx, wrong, DType::kFloat16, tolerance).metrics.failures,
+            100);
 }
 
 // The share of the c * u * mag term that an output used: the largest error beyond half an ULP of
@@ -374,11 +377,11 @@ TEST(LayerNormBackwardKernel, MaxUlpOnRandomInputsPerDTypeAndOutput) {
       s.stat_dtype = s.param_dtype = same ? dtype : DType::kFloat32;
       s.seed = 99;
       CallBuilder call = MakeCall(s);
-      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+      const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
       EXPECT_TRUE(agreement.passed()) << Describe(s) << ": " << agreement.Describe();
       for (const auto& [output, check] : agreement.outputs) {
-        const size_t slot = *Op().TensorIndex(output);
-        const double used = UsedC(Op(), call, slot);
+        const size_t slot = *FolderOperator().TensorIndex(output);
+        const double used = UsedC(FolderOperator(), call, slot);
         const std::string key = "max_ulp_" + std::string(DTypeName(dtype)) + "_" + output +
                                 (same ? "_params_same" : "_params_float32");
         RecordProperty(key, std::to_string(check.metrics.max_ulp));
@@ -386,8 +389,8 @@ TEST(LayerNormBackwardKernel, MaxUlpOnRandomInputsPerDTypeAndOutput) {
         std::cout << "[ LNB ulp  ] " << DTypeName(dtype) << " params "
                   << (same ? DTypeName(dtype) : "float32") << " " << output << ": max ulp "
                   << check.metrics.max_ulp << ", mean ulp " << check.metrics.mean_ulp << ", used c "
-                  << used << " of " << Op().Tolerance(output).c << "\n";
-        EXPECT_LT(used, Op().Tolerance(output).c / 4) << key;
+                  << used << " of " << FolderOperator().Tolerance(output).c << "\n";
+        EXPECT_LT(used, FolderOperator().Tolerance(output).c / 4) << key;
       }
     }
   }
@@ -402,10 +405,10 @@ TEST(LayerNormBackwardKernel, UsedCOfTheLongSumsStaysInsideTheDocumentedC) {
     CallBuilder call = MakeCall(s);
     ComputeInPlace(call);
     for (size_t slot : {kGradInput, kGradWeight, kGradBias}) {
-      const double used = UsedC(Op(), call, slot);
-      std::cout << "[ LNB long ] " << FormatDims(shape) << " " << Op().tensors()[slot].name
-                << " used c " << used << "\n";
-      EXPECT_LT(used, Op().Tolerance(Op().tensors()[slot].name).c) << slot;
+      const double used = UsedC(FolderOperator(), call, slot);
+      std::cout << "[ LNB long ] " << FormatDims(shape) << " "
+                << FolderOperator().tensors()[slot].name << " used c " << used << "\n";
+      EXPECT_LT(used, FolderOperator().Tolerance(FolderOperator().tensors()[slot].name).c) << slot;
     }
   }
 }

@@ -11,6 +11,7 @@
 
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::layer_norm_backward {
 namespace {
@@ -21,7 +22,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = 1e-5;
 
-const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+using testing::FolderOperator;
 
 struct Problem {
   DType dtype = DType::kFloat32;
@@ -46,7 +47,7 @@ struct Problem {
   int64_t RowSize() const { return NumElements(Normalized()); }
 
   CallBuilder Build() const {
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("gradOut", dtype, shape, grad, layout)
         .Tensor("input", dtype, shape, x, layout)
         .Tensor("mean", stat_dtype, StatShape(), mean, layout)
@@ -62,7 +63,7 @@ struct Problem {
   }
   ReferenceResult Run() const {
     CallBuilder call = Build();
-    return Op().Reference(call.Args());
+    return FolderOperator().Reference(call.Args());
   }
 };
 
@@ -277,7 +278,7 @@ TEST(LayerNormBackwardReference, EveryLayoutGivesTheContiguousResult) {
 }
 
 TEST(LayerNormBackwardReference, NonFiniteInputsTagTheirRowOfGradInput) {
-  const RuleTag tag = Op().Tag("layernorm.nonfinite_row");
+  const RuleTag tag = FolderOperator().Tag("layernorm.nonfinite_row");
   // Row 0 clean, the others each with one special input.
   for (int special = 0; special < 5; ++special) {
     Problem p;
@@ -318,7 +319,7 @@ TEST(LayerNormBackwardReference, NonFiniteInputsTagTheirRowOfGradInput) {
 }
 
 TEST(LayerNormBackwardReference, NonFiniteTermsTagTheirColumnOfGradWeightAndGradBias) {
-  const RuleTag tag = Op().Tag("layernorm.nonfinite_column");
+  const RuleTag tag = FolderOperator().Tag("layernorm.nonfinite_column");
   Problem p;
   p.shape = {2, 4};
   p.x = {1, 2, 3, 4, 4, 2, 2, 1};  // xh = [-3, -1, 1, 3] and [3, -1, -1, -3]
@@ -348,7 +349,7 @@ TEST(LayerNormBackwardReference, NonFiniteTermsTagTheirColumnOfGradWeightAndGrad
 }
 
 TEST(LayerNormBackwardReference, MaskedOffOutputsAreNotComputed) {
-  const RuleTag tag = Op().Tag("layernorm.mask_untouched");
+  const RuleTag tag = FolderOperator().Tag("layernorm.mask_untouched");
   for (int bits = 0; bits < 8; ++bits) {
     Problem p = HandProblem();
     p.mask = {(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0};
@@ -372,7 +373,7 @@ TEST(LayerNormBackwardReference, NoRowsGiveZeroGradWeightAndGradBias) {
   EXPECT_EQ(result.outputs[kGradWeight].value, (std::vector<double>{0, 0, 0}));
   EXPECT_EQ(result.outputs[kGradBias].value, (std::vector<double>{0, 0, 0}));
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "layernorm.empty_rows");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "layernorm.empty_rows");
 }
 
 TEST(LayerNormBackwardReference, EmptyNormalizedShapeComputesNothing) {
@@ -384,7 +385,7 @@ TEST(LayerNormBackwardReference, EmptyNormalizedShapeComputesNothing) {
     EXPECT_TRUE(result.outputs[slot].value.empty()) << slot;
   }
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "layernorm.empty_normalized");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "layernorm.empty_normalized");
   Problem both;
   both.shape = {0, 0};
   EXPECT_EQ(both.Run().call_rules.size(), 2u);
@@ -393,14 +394,14 @@ TEST(LayerNormBackwardReference, EmptyNormalizedShapeComputesNothing) {
 TEST(LayerNormBackwardReference, DerivedStatisticsAreTheForwardOnesRoundedToTheirDType) {
   const std::vector<double> x = {1, 2, 3, 6, -1, -1, -1, -1};
   for (DType stat_dtype : {DType::kFloat32, DType::kFloat16, DType::kFloat64}) {
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("input", DType::kFloat32, {2, 4}, x)
         .Zeros("gradOut", DType::kFloat32, {2, 4})
         .Zeros("mean", stat_dtype, {2, 1}, *Layout::Parse("strided:2"))
         .Zeros("rstd", stat_dtype, {2, 1})
         .Param("normalizedShape", Dims{4})
         .Param("outputMask", std::vector<bool>{true, true, true});
-    Op().def().derive_inputs(call.Args());
+    FolderOperator().def().derive_inputs(call.Args());
     // Row 0: mean 3, variance (4 + 1 + 0 + 9) / 4 = 3.5; row 1: mean -1, variance 0.
     EXPECT_EQ(call.tensor("mean").Values(), (std::vector<double>{3, -1}));
     EXPECT_EQ(call.tensor("rstd").Values(),
@@ -414,8 +415,8 @@ TEST(LayerNormBackwardReference, DerivedStatisticsMakeEveryRowOfGradInputSumToZe
   CallBuilder call = p.Build();
   call.tensor("mean").Assign(std::vector<double>(6, 0.0));
   call.tensor("rstd").Assign(std::vector<double>(6, 0.0));
-  Op().def().derive_inputs(call.Args());
-  const ReferenceResult result = Op().Reference(call.Args());
+  FolderOperator().def().derive_inputs(call.Args());
+  const ReferenceResult result = FolderOperator().Reference(call.Args());
   for (int r = 0; r < 6; ++r) {
     double sum = 0, scale = 0;
     for (int j = 0; j < 10; ++j) {
@@ -427,13 +428,13 @@ TEST(LayerNormBackwardReference, DerivedStatisticsMakeEveryRowOfGradInputSumToZe
 }
 
 TEST(LayerNormBackwardReference, DerivingLeavesStatisticsOfTheWrongSizeAlone) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("input", DType::kFloat32, {2, 4}, std::vector<double>(8, 1.0))
       .Tensor("mean", DType::kFloat32, {3}, std::vector<double>{7, 7, 7})
       .Tensor("rstd", DType::kFloat32, {3}, std::vector<double>{7, 7, 7})
       .Param("normalizedShape", Dims{4})
       .Param("outputMask", std::vector<bool>{true, true, true});
-  Op().def().derive_inputs(call.Args());
+  FolderOperator().def().derive_inputs(call.Args());
   EXPECT_EQ(call.tensor("mean").Values(), (std::vector<double>{7, 7, 7}));
 }
 

@@ -13,6 +13,7 @@
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/call_builder.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "support/simd_targets.h"
 
 // Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
@@ -27,7 +28,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+using testing::FolderOperator;
 
 struct Case {
   int64_t rows;
@@ -60,7 +61,7 @@ CallBuilder MakeCall(const Case& c, DType dtype, uint64_t seed) {
   }
   const Dims shape{c.rows, c.row_size};
   const Dims normalized{c.row_size};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOut", dtype, shape, grad)
       .Tensor("input", dtype, shape, x)
       .Tensor("mean", DType::kFloat32, {c.rows, 1}, mean)
@@ -92,7 +93,8 @@ TEST_P(LayerNormBackwardSimd, AgreesWithReference) {
   for (const Case& c : kCases) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(c, dtype, seed++);
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed())
           << hwy::TargetName(target) << " " << DTypeName(dtype) << " [" << c.rows << ", "
           << c.row_size << "]: " << agreement.Describe();

@@ -6,6 +6,7 @@
 
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 
 namespace aclnn_check::layer_norm_backward {
@@ -17,11 +18,11 @@ constexpr DType kF32 = DType::kFloat32;
 constexpr DType kF16 = DType::kFloat16;
 constexpr DType kBF16 = DType::kBFloat16;
 
-const Operator& Op() { return *FindOperator("LayerNormBackward"); }
+using testing::FolderOperator;
 
 // input [2, 3, 4] normalized over the last dim: R = 6, M = 4.
 CallBuilder Valid(DType dtype = kF32, DType stat = kF32, DType param = kF32) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("gradOut", dtype, {2, 3, 4})
       .Zeros("input", dtype, {2, 3, 4})
       .Zeros("mean", stat, {2, 3, 1})
@@ -37,7 +38,7 @@ CallBuilder Valid(DType dtype = kF32, DType stat = kF32, DType param = kF32) {
 }
 
 void ExpectAccepted(CallBuilder& call, Product product = Product::kA2) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), product);
+  const CheckOutcome outcome = FolderOperator().Validate(call.Args(), product);
   EXPECT_TRUE(outcome.ok()) << outcome.rule << ": " << outcome.message;
 }
 
@@ -127,8 +128,8 @@ TEST(LayerNormBackwardValidate, MaskedOffOutputsMayBeNullAndAreNeverShapeChecked
     wrong.Param("outputMask", mask);
     for (size_t i = 0; i < 3; ++i) {
       if (mask[i]) continue;
-      nulls.Null(Op().tensors()[kOutputs[i]].name);
-      wrong.Zeros(Op().tensors()[kOutputs[i]].name, kF32, Dims(9, 1));  // even rank 9
+      nulls.Null(FolderOperator().tensors()[kOutputs[i]].name);
+      wrong.Zeros(FolderOperator().tensors()[kOutputs[i]].name, kF32, Dims(9, 1));  // even rank 9
     }
     ExpectAccepted(nulls);
     ExpectAccepted(wrong);
@@ -389,33 +390,35 @@ TEST(LayerNormBackwardValidate, ShapeChecksRunInTheDocumentedOrder) {
 // The case plan: the default axes and variations of them, turned into calls and validated.
 nlohmann::json DefaultAxes() {
   nlohmann::json axes = nlohmann::json::object();
-  for (const AxisDef& axis : Op().axes()) axes[axis.name] = axis.default_values->at(0);
+  for (const AxisDef& axis : FolderOperator().axes()) axes[axis.name] = axis.default_values->at(0);
   return axes;
 }
 
 CallBuilder FromPlan(const CallPlan& plan) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   for (size_t slot = 0; slot < plan.tensors.size(); ++slot) {
     if (plan.tensors[slot]) {
-      call.Zeros(Op().tensors()[slot].name, plan.tensors[slot]->dtype, plan.tensors[slot]->shape);
+      call.Zeros(FolderOperator().tensors()[slot].name, plan.tensors[slot]->dtype,
+                 plan.tensors[slot]->shape);
     }
   }
-  for (size_t i = 0; i < plan.params.size(); ++i) call.Param(Op().params()[i].name, plan.params[i]);
+  for (size_t i = 0; i < plan.params.size(); ++i)
+    call.Param(FolderOperator().params()[i].name, plan.params[i]);
   return call;
 }
 
 CheckOutcome ValidatePlan(const nlohmann::json& axes, DType dtype, Product product = Product::kA2) {
   std::string error;
-  const std::optional<CallPlan> plan = Op().def().plan(axes, dtype, &error);
+  const std::optional<CallPlan> plan = FolderOperator().def().plan(axes, dtype, &error);
   EXPECT_TRUE(plan.has_value()) << error;
   if (!plan) return {};
   CallBuilder call = FromPlan(*plan);
-  return Op().Validate(call.Args(), product);
+  return FolderOperator().Validate(call.Args(), product);
 }
 
 TEST(LayerNormBackwardPlan, DefaultAxesDescribeTheSeedsCall) {
   std::string error;
-  const std::optional<CallPlan> plan = Op().def().plan(DefaultAxes(), kF16, &error);
+  const std::optional<CallPlan> plan = FolderOperator().def().plan(DefaultAxes(), kF16, &error);
   ASSERT_TRUE(plan.has_value()) << error;
   ASSERT_EQ(plan->tensors.size(), 9u);
   EXPECT_EQ(plan->tensors[kInput]->shape, (Dims{16, 256}));
@@ -478,7 +481,7 @@ TEST(LayerNormBackwardPlan, NegativeNormalizedRankCannotBeExpressed) {
   nlohmann::json axes = DefaultAxes();
   axes["normalized_rank"] = -1;
   std::string error;
-  EXPECT_FALSE(Op().def().plan(axes, kF32, &error).has_value());
+  EXPECT_FALSE(FolderOperator().def().plan(axes, kF32, &error).has_value());
   EXPECT_FALSE(error.empty());
 }
 

@@ -15,6 +15,7 @@
 #include "check/output_check.h"
 #include "logit_grad/logit_grad.h"
 #include "support/cann_sample.h"
+#include "support/operator_named.h"
 #include "support/rounded_formula.h"
 
 namespace aclnn_check::logit_grad {
@@ -25,7 +26,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("LogitGrad"); }
+using testing::FolderOperator;
 
 // kernels/logit_grad/README.md's table, first matching row, with x compared to eps and 1 - eps in
 // float64. The rows logit.x_edge and logit.dy_special are what IEEE division gives (x = -0 gives
@@ -60,19 +61,20 @@ TEST(LogitGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
     const auto provider = Provider::Load(spec);
     for (double eps : {-1.0, 0.0, 0.2, 0.75, 1.0, 2.0, kNaN}) {
       for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-        CallBuilder call(Op());
+        CallBuilder call(FolderOperator());
         call.Tensor("x", dtype, {4, 130}, x, *Layout::Parse("transposed"))
             .Tensor("dy", dtype, {4, 130}, dy, *Layout::Parse("strided:2"))
             .Zeros("out", dtype, {4, 130}, *Layout::Parse("offset:5"))
             .Param("eps", eps);
-        const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+        const testing::SampleRun run =
+            testing::RunLikeCannSample(*provider, FolderOperator(), call);
         ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
         ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
-        const ReferenceResult reference = Op().Reference(call.Args());
+        const ReferenceResult reference = FolderOperator().Reference(call.Args());
         const std::vector<double> out = testing::OutputValues(call, run, "out");
-        const OutputTolerance& tol = Op().Tolerance("out");
+        const OutputTolerance& tol = FolderOperator().Tolerance("out");
         const OutputCheck check =
-            CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
+            CheckOutput(FolderOperator(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
         EXPECT_TRUE(check.passed()) << spec << " " << DTypeName(dtype) << " eps " << eps;
         if (std::string(spec) == "ref") {
           const std::vector<double> xs = call.tensor("x").Values();
@@ -95,12 +97,12 @@ TEST(LogitGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
 TEST(LogitGradCannUsage, EmptyTensorSucceedsAndWritesNothing) {
   for (const char* spec : {"cpu", "ref"}) {
     const auto provider = Provider::Load(spec);
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Zeros("x", DType::kFloat16, {2, 0})
         .Zeros("dy", DType::kFloat16, {2, 0})
         .Tensor("out", HostTensor(DType::kFloat16, {2, 0}, {}, std::byte{0x5A}))
         .Param("eps", -1.0);
-    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
     EXPECT_EQ(run.workspace_status, 0) << spec;
     EXPECT_EQ(run.execute_status, 0) << spec;
     EXPECT_EQ(run.workspace_bytes, 0u) << spec;
@@ -111,29 +113,32 @@ TEST(LogitGradCannUsage, EmptyTensorSucceedsAndWritesNothing) {
 TEST(LogitGradCannUsage, RejectedCallWritesNothingAndReportsTheStatus) {
   for (const char* spec : {"cpu", "ref"}) {
     const auto provider = Provider::Load(spec);
-    CallBuilder shape(Op());
+    CallBuilder shape(FolderOperator());
     shape.Zeros("x", DType::kFloat32, {3})
         .Zeros("dy", DType::kFloat32, {4})
         .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
         .Param("eps", -1.0);
-    const testing::SampleRun bad_shape = testing::RunLikeCannSample(*provider, Op(), shape);
+    const testing::SampleRun bad_shape =
+        testing::RunLikeCannSample(*provider, FolderOperator(), shape);
     EXPECT_EQ(bad_shape.workspace_status, ACLNN_ERR_PARAM_INVALID);
     for (std::byte b : bad_shape.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
 
-    CallBuilder dtype(Op());
+    CallBuilder dtype(FolderOperator());
     dtype.Zeros("x", DType::kFloat32, {3})
         .Zeros("dy", DType::kFloat16, {3})
         .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
         .Param("eps", 0.1);
-    const testing::SampleRun bad_dtype = testing::RunLikeCannSample(*provider, Op(), dtype);
+    const testing::SampleRun bad_dtype =
+        testing::RunLikeCannSample(*provider, FolderOperator(), dtype);
     EXPECT_EQ(bad_dtype.workspace_status, ACLNN_ERR_PARAM_INVALID);
     for (std::byte b : bad_dtype.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
 
-    CallBuilder null_dy(Op());
+    CallBuilder null_dy(FolderOperator());
     null_dy.Zeros("x", DType::kFloat32, {3})
         .Tensor("out", HostTensor(DType::kFloat32, {3}, {}, std::byte{0x5A}))
         .Param("eps", -1.0);
-    const testing::SampleRun null_run = testing::RunLikeCannSample(*provider, Op(), null_dy);
+    const testing::SampleRun null_run =
+        testing::RunLikeCannSample(*provider, FolderOperator(), null_dy);
     EXPECT_EQ(null_run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
     for (std::byte b : null_run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
   }
@@ -165,10 +170,10 @@ TEST(LogitGradCannUsage, UnloadingTheRefProviderEndsTheThreadsItStarted) {
     const auto provider = Provider::Load("ref");
     const int64_t n = 3 * 65536;  // three harness blocks: the pool runs them
     std::vector<double> x(static_cast<size_t>(n), 0.25), dy(static_cast<size_t>(n), 1.0);
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("x", DType::kFloat32, {n}, x).Tensor("dy", DType::kFloat32, {n}, dy);
     call.Zeros("out", DType::kFloat32, {n}).Param("eps", 1e-6);
-    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
     ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
     EXPECT_GE(ThreadsOfThisProcess(), before + 2);  // the pool is there while loaded
   }

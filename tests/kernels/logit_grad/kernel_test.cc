@@ -14,6 +14,7 @@
 
 #include "logit_grad/logit_grad.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::logit_grad {
 namespace {
@@ -26,17 +27,17 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
-const Operator& Op() { return *FindOperator("LogitGrad"); }
+using testing::FolderOperator;
 
 KernelAgreement RunKernel(DType dtype, const Dims& shape, const std::vector<double>& x,
                           const std::vector<double>& dy, double eps,
                           const char* layout = "contiguous") {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", dtype, shape, x, *Layout::Parse(layout))
       .Tensor("dy", dtype, shape, dy, *Layout::Parse(layout))
       .Zeros("out", dtype, shape, *Layout::Parse(layout))
       .Param("eps", eps);
-  return RunKernelAgainstReference(Op(), call, Compute);
+  return RunKernelAgainstReference(FolderOperator(), call, Compute);
 }
 
 void RandomInputs(size_t n, uint64_t seed, double low, double high, std::vector<double>* x,
@@ -93,7 +94,7 @@ TEST(LogitGradKernel, SizesThatAreNotMultiplesOfAVectorLength) {
 
 TEST(LogitGradKernel, EmptyTensorWritesNothing) {
   for (DType dtype : kDTypes) {
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Zeros("x", dtype, {0, 4})
         .Zeros("dy", dtype, {0, 4})
         .Tensor("out", HostTensor(dtype, {0, 4}, {}, std::byte{0x5A}))
@@ -150,7 +151,7 @@ TEST(LogitGradKernel, EveryRowOfTheEpsTableWithSpecialValues) {
       }
     }
   }
-  for (const RuleDef& rule : Op().rules()) {
+  for (const RuleDef& rule : FolderOperator().rules()) {
     if (rule.kind == "element") {
       EXPECT_TRUE(applied.count(rule.id)) << rule.id;
     }
@@ -160,7 +161,7 @@ TEST(LogitGradKernel, EveryRowOfTheEpsTableWithSpecialValues) {
 TEST(LogitGradKernel, KernelFollowsTheDocumentedSideOfRoundedBounds) {
   // float32(1e-6) < 1e-6 is outside in double: 0, not the formula the CANN kernel gives.
   const double low = static_cast<float>(1e-6);
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", DType::kFloat32, {2}, std::vector<double>{low, static_cast<float>(0.8)})
       .Tensor("dy", DType::kFloat32, {2}, std::vector<double>{1, 1})
       .Zeros("out", DType::kFloat32, {2})
@@ -211,7 +212,7 @@ TEST(LogitGradKernel, ToleranceRejectsAnInaccurateOrTruncatingKernel) {
   std::vector<double> x, dy;
   RandomInputs(4096, 9, 0.01, 0.99, &x, &dy);
   const Dims shape{4096};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", DType::kFloat32, shape, x)
       .Tensor("dy", DType::kFloat32, shape, dy)
       .Zeros("out", DType::kFloat32, shape)
@@ -219,14 +220,15 @@ TEST(LogitGradKernel, ToleranceRejectsAnInaccurateOrTruncatingKernel) {
   const OpArgs args = call.Args();
   SimdCompute(args, nullptr);
   const std::vector<double> kernel = call.tensor("out").Values();
-  const ReferenceOutput reference = Op().Reference(args).outputs[kOut];
-  const OutputTolerance& tol = Op().Tolerance("out");
+  const ReferenceOutput reference = FolderOperator().Reference(args).outputs[kOut];
+  const OutputTolerance& tol = FolderOperator().Tolerance("out");
   const Tolerance tolerance{tol.ulp, tol.c, DType::kFloat32};
-  ASSERT_TRUE(CheckOutput(Op(), reference, kernel, DType::kFloat32, tolerance).passed());
+  ASSERT_TRUE(
+      CheckOutput(FolderOperator(), reference, kernel, DType::kFloat32, tolerance).passed());
 
   std::vector<double> off = kernel;
   for (double& v : off) v = static_cast<float>(v * (1 + 16 * 0x1p-24));
-  EXPECT_FALSE(CheckOutput(Op(), reference, off, DType::kFloat32, tolerance).passed());
+  EXPECT_FALSE(CheckOutput(FolderOperator(), reference, off, DType::kFloat32, tolerance).passed());
 
   std::vector<double> rounded(kernel.size()), truncated(kernel.size());
   for (size_t i = 0; i < kernel.size(); ++i) {
@@ -236,8 +238,10 @@ TEST(LogitGradKernel, ToleranceRejectsAnInaccurateOrTruncatingKernel) {
     truncated[i] = DecodeBFloat16(static_cast<uint16_t>(bits >> 16));
     rounded[i] = RoundTo(kernel[i], DType::kBFloat16);
   }
-  EXPECT_TRUE(CheckOutput(Op(), reference, rounded, DType::kBFloat16, tolerance).passed());
-  const OutputCheck check = CheckOutput(Op(), reference, truncated, DType::kBFloat16, tolerance);
+  EXPECT_TRUE(
+      CheckOutput(FolderOperator(), reference, rounded, DType::kBFloat16, tolerance).passed());
+  const OutputCheck check =
+      CheckOutput(FolderOperator(), reference, truncated, DType::kBFloat16, tolerance);
   EXPECT_FALSE(check.passed());
   EXPECT_FALSE(check.metrics.rounding_bias_ok);
 }

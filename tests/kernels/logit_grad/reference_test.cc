@@ -9,6 +9,7 @@
 
 #include "logit_grad/logit_grad.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::logit_grad {
 namespace {
@@ -18,7 +19,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("LogitGrad"); }
+using testing::FolderOperator;
 
 // torch.special.logit(x, eps): log(z / (1 - z)) with z = clamp(x, eps, 1 - eps) for eps >= 0.
 double LogitForward(double x, double eps) {
@@ -31,15 +32,15 @@ double F32(double value) { return static_cast<float>(value); }
 ReferenceOutput RunReference(std::vector<double> x, std::vector<double> dy, double eps,
                              DType dtype = DType::kFloat32, Layout layout = {}) {
   const Dims shape{static_cast<int64_t>(x.size())};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", dtype, shape, x, layout)
       .Tensor("dy", dtype, shape, dy, layout)
       .Zeros("out", dtype, shape)
       .Param("eps", eps);
-  return Op().Reference(call.Args()).outputs[kOut];
+  return FolderOperator().Reference(call.Args()).outputs[kOut];
 }
 
-std::string RuleId(RuleTag tag) { return tag == kNoRule ? "" : Op().RuleOfTag(tag).id; }
+std::string RuleId(RuleTag tag) { return tag == kNoRule ? "" : FolderOperator().RuleOfTag(tag).id; }
 
 // Same value, NaN equal to NaN, the sign of zeros and infinities included.
 ::testing::AssertionResult Same(double actual, double expected) {
@@ -255,20 +256,20 @@ TEST(LogitGradReference, EveryLayoutGivesTheContiguousResult) {
     dy.push_back(0.25 * (i % 7) - 0.5);
   }
   for (double eps : {-1.0, 0.1}) {
-    CallBuilder contiguous(Op());
+    CallBuilder contiguous(FolderOperator());
     contiguous.Tensor("x", DType::kFloat16, {4, 6}, x)
         .Tensor("dy", DType::kFloat16, {4, 6}, dy)
         .Zeros("out", DType::kFloat16, {4, 6})
         .Param("eps", eps);
-    const ReferenceOutput expected = Op().Reference(contiguous.Args()).outputs[kOut];
+    const ReferenceOutput expected = FolderOperator().Reference(contiguous.Args()).outputs[kOut];
     for (const char* text : {"offset:3", "strided:2", "transposed"}) {
       const Layout layout = *Layout::Parse(text);
-      CallBuilder call(Op());
+      CallBuilder call(FolderOperator());
       call.Tensor("x", DType::kFloat16, {4, 6}, x, layout)
           .Tensor("dy", DType::kFloat16, {4, 6}, dy, layout)
           .Zeros("out", DType::kFloat16, {4, 6}, layout)
           .Param("eps", eps);
-      const ReferenceOutput out = Op().Reference(call.Args()).outputs[kOut];
+      const ReferenceOutput out = FolderOperator().Reference(call.Args()).outputs[kOut];
       for (size_t i = 0; i < x.size(); ++i) {
         EXPECT_TRUE(Same(out.value[i], expected.value[i])) << text << " " << i;
         EXPECT_EQ(out.rule[i], expected.rule[i]) << text << " " << i;
@@ -278,23 +279,23 @@ TEST(LogitGradReference, EveryLayoutGivesTheContiguousResult) {
 }
 
 TEST(LogitGradReference, EmptyTensorComputesNothing) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("x", DType::kFloat32, {0, 3})
       .Zeros("dy", DType::kFloat32, {0, 3})
       .Zeros("out", DType::kFloat32, {0, 3})
       .Param("eps", -1.0);
-  const ReferenceResult result = Op().Reference(call.Args());
+  const ReferenceResult result = FolderOperator().Reference(call.Args());
   EXPECT_TRUE(result.outputs[kOut].value.empty());
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "logit.empty");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "logit.empty");
 }
 
 TEST(LogitGradReference, ACallWithoutEpsUsesTheSuggestedMinusOne) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", DType::kFloat32, {2}, std::vector<double>{-0.5, 0.5})
       .Tensor("dy", DType::kFloat32, {2}, std::vector<double>{1, 1})
       .Zeros("out", DType::kFloat32, {2});
-  const ReferenceOutput out = Op().Reference(call.Args()).outputs[kOut];
+  const ReferenceOutput out = FolderOperator().Reference(call.Args()).outputs[kOut];
   EXPECT_TRUE(std::isnan(out.value[0]));
   EXPECT_EQ(out.value[1], 4.0);
 }

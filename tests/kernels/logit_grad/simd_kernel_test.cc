@@ -11,6 +11,7 @@
 #include "logit_grad/logit_grad.h"
 #include "support/call_builder.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "support/simd_targets.h"
 
 // Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
@@ -25,11 +26,11 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("LogitGrad"); }
+using testing::FolderOperator;
 
 CallBuilder MakeCall(DType dtype, int64_t n, const std::vector<double>& x,
                      const std::vector<double>& dy, double eps, const Layout& layout) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("x", dtype, {n}, x, layout)
       .Tensor("dy", dtype, {n}, dy, layout)
       .Zeros("out", dtype, {n}, layout)
@@ -100,7 +101,8 @@ TEST(LogitGradSimdDispatch, NonContiguousViewsAgreeWithReference) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(dtype, n, x, dy, eps, *Layout::Parse("strided:2"));
       ASSERT_FALSE(testing::TakesTheSimdPath(call.Args()));
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed())
           << "eps=" << eps << " " << DTypeName(dtype) << ": " << agreement.Describe();
     }

@@ -8,17 +8,17 @@
 
 #include "logit_grad/logit_grad.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 
 namespace aclnn_check::logit_grad {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("LogitGrad"); }
+using testing::FolderOperator;
 
 CallBuilder Valid(DType dtype = DType::kFloat32, Dims shape = {2, 3}) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("x", dtype, shape).Zeros("dy", dtype, shape).Zeros("out", dtype, shape);
   call.Param("eps", -1.0);
   return call;
@@ -30,7 +30,7 @@ TEST(LogitGradValidate, AcceptsEveryDTypeOfA2AndA3RankZeroToEightAndEmpty) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (const Dims& shape : {Dims{}, Dims{5}, Dims{1, 2, 1, 2, 1, 2, 1, 2}, Dims{3, 0}}) {
         CallBuilder call = Valid(dtype, shape);
-        EXPECT_TRUE(Op().Validate(call.Args(), product).ok()) << FormatDims(shape);
+        EXPECT_TRUE(FolderOperator().Validate(call.Args(), product).ok()) << FormatDims(shape);
       }
     }
   }
@@ -42,7 +42,7 @@ TEST(LogitGradValidate, EveryEpsIsAccepted) {
                      std::numeric_limits<double>::quiet_NaN()}) {
     CallBuilder call = Valid();
     call.Param("eps", eps);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << eps;
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << eps;
   }
 }
 
@@ -51,7 +51,8 @@ TEST(LogitGradValidate, NullPointersAre161001) {
     CallBuilder call = Valid();
     call.Null(slot);
     ExpectRejected(call, ACLNN_ERR_PARAM_NULLPTR, "logit.check.null");
-    EXPECT_NE(Op().Validate(call.Args(), Product::kA2).message.find(slot), std::string::npos);
+    EXPECT_NE(FolderOperator().Validate(call.Args(), Product::kA2).message.find(slot),
+              std::string::npos);
   }
   CallBuilder no_workspace = Valid();
   no_workspace.NullOutPointers(true, false);
@@ -63,7 +64,7 @@ TEST(LogitGradValidate, NullPointersAre161001) {
 
 TEST(LogitGradValidate, NullIsReportedBeforeEveryOtherProblem) {
   // A bad shape, a mixed dtype, a dtype outside the list and rank 9, all with a null out.
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("x", DType::kFloat64, Dims(9, 1)).Zeros("dy", DType::kFloat16, {3});
   call.Param("eps", -1.0);
   ExpectRejected(call, ACLNN_ERR_PARAM_NULLPTR, "logit.check.null");
@@ -105,7 +106,8 @@ TEST(LogitGradValidate, UnavailableProductsRejectEveryCall) {
     ExpectRejected(no_workspace, ACLNN_ERR_PARAM_NULLPTR, "logit.check.null", product);
   }
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const RuleDef* rule = Op().FindRule("matrix.logit." + std::string(DTypeName(dtype)));
+    const RuleDef* rule =
+        FolderOperator().FindRule("matrix.logit." + std::string(DTypeName(dtype)));
     ASSERT_NE(rule, nullptr);
     EXPECT_EQ(rule->condition, "product is INF, TRAIN, 200I");
   }
@@ -161,7 +163,7 @@ TEST(LogitGradValidate, EveryCheckIsAStatusRuleOfTheDescription) {
                                    std::pair{"logit.check.dtype", ACLNN_ERR_PARAM_INVALID},
                                    std::pair{"logit.check.rank", ACLNN_ERR_PARAM_INVALID},
                                    std::pair{"logit.check.shape", ACLNN_ERR_PARAM_INVALID}}) {
-    const RuleDef* rule = Op().FindRule(id);
+    const RuleDef* rule = FolderOperator().FindRule(id);
     ASSERT_NE(rule, nullptr) << id;
     EXPECT_EQ(rule->kind, "status");
     EXPECT_EQ(rule->status, status) << id;
@@ -172,7 +174,8 @@ TEST(LogitGradValidate, EveryCheckIsAStatusRuleOfTheDescription) {
 // invalid combinations are planned so that the validation rejects them.
 TEST(LogitGradPlan, EveryTensorHasTheShapeAndTheDTypeAndEpsIsTheParameter) {
   std::string error;
-  const auto plan = Op().def().plan({{"shape", {3, 5}}, {"eps", 0.25}}, DType::kBFloat16, &error);
+  const auto plan =
+      FolderOperator().def().plan({{"shape", {3, 5}}, {"eps", 0.25}}, DType::kBFloat16, &error);
   ASSERT_TRUE(plan) << error;
   ASSERT_EQ(plan->tensors.size(), 3u);
   for (const auto& tensor : plan->tensors) {
@@ -191,25 +194,30 @@ TEST(LogitGradPlan, EpsStringsAreInfinitiesAndNaN) {
        {std::pair<const char*, bool (*)(double)>{"inf", [](double v) { return v == kInf; }},
         {"-inf", [](double v) { return v == -kInf; }},
         {"nan", [](double v) { return std::isnan(v); }}}) {
-    const auto plan = Op().def().plan({{"shape", {2}}, {"eps", text}}, DType::kFloat32, &error);
+    const auto plan =
+        FolderOperator().def().plan({{"shape", {2}}, {"eps", text}}, DType::kFloat32, &error);
     ASSERT_TRUE(plan) << text;
     EXPECT_TRUE(check(std::get<double>(plan->params[kEps]))) << text;
   }
-  EXPECT_FALSE(Op().def().plan({{"shape", {2}}, {"eps", "tiny"}}, DType::kFloat32, &error));
+  EXPECT_FALSE(
+      FolderOperator().def().plan({{"shape", {2}}, {"eps", "tiny"}}, DType::kFloat32, &error));
   EXPECT_NE(error.find("eps"), std::string::npos);
 }
 
 TEST(LogitGradPlan, InvalidCombinationsArePlannedAndRejectedByValidation) {
   std::string error;
-  const auto plan = Op().def().plan({{"shape", Dims(9, 1)}, {"eps", -1}}, DType::kFloat32, &error);
+  const auto plan =
+      FolderOperator().def().plan({{"shape", Dims(9, 1)}, {"eps", -1}}, DType::kFloat32, &error);
   ASSERT_TRUE(plan) << error;
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   for (size_t slot = 0; slot < plan->tensors.size(); ++slot) {
-    call.Zeros(Op().tensors()[slot].name, plan->tensors[slot]->dtype, plan->tensors[slot]->shape);
+    call.Zeros(FolderOperator().tensors()[slot].name, plan->tensors[slot]->dtype,
+               plan->tensors[slot]->shape);
   }
   call.Param("eps", plan->params[kEps]);
   ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, "logit.check.rank");
-  const auto doubles = Op().def().plan({{"shape", {4}}, {"eps", -1}}, DType::kFloat64, &error);
+  const auto doubles =
+      FolderOperator().def().plan({{"shape", {4}}, {"eps", -1}}, DType::kFloat64, &error);
   ASSERT_TRUE(doubles) << error;
   EXPECT_EQ(doubles->tensors[kOut]->dtype, DType::kFloat64);
 }

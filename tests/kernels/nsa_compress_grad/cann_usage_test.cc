@@ -13,14 +13,14 @@
 #include "check/output_check.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/cann_sample.h"
+#include "support/operator_named.h"
 #include "support/rounded_formula.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("NsaCompressGrad"); }
+using testing::FolderOperator;
 
 // ends {0, 50, 150}, N = 3, D = 32, block 32, stride 16: sequence 1 has (50-32)/16+1 = 2 windows,
 // sequence 2 (100 rows) has (100-32)/16+1 = 5: T' = 7.
@@ -43,7 +43,7 @@ CallBuilder Build(DType dtype, const Options& options = {}) {
   for (double& v : grad) v = normal(random);
   for (double& v : input) v = normal(random);
   for (double& v : weight) v = uniform(random);
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("outputGrad", dtype, {options.windows, kHeads, kHeadDim}, grad,
               *Layout::Parse("strided:2"))
       .Tensor("input", dtype, {kTokens, kHeads, kHeadDim}, input, *Layout::Parse("transposed"))
@@ -108,21 +108,21 @@ std::map<std::string, FormulaValues> NsaCompressGradBySpec(CallBuilder& call,
 
 void ExpectAgreesWithReference(const Provider& provider, DType dtype, const Options& options) {
   CallBuilder call = Build(dtype, options);
-  const testing::SampleRun run = testing::RunLikeCannSample(provider, Op(), call);
+  const testing::SampleRun run = testing::RunLikeCannSample(provider, FolderOperator(), call);
   ASSERT_EQ(run.workspace_status, 0) << provider.RecentError();
   ASSERT_EQ(run.execute_status, 0) << provider.RecentError();
   const bool is_ref = provider.spec() == "ref";
   // The cpu kernel accumulates in float32 workspaces: inputGrad [T, N, D] and weightGrad [l, N].
   EXPECT_EQ(run.workspace_bytes,
             is_ref ? 0u : static_cast<uint64_t>(kTokens * kHeads * kHeadDim + kBlock * kHeads) * 4);
-  const ReferenceResult reference = Op().Reference(call.Args());
+  const ReferenceResult reference = FolderOperator().Reference(call.Args());
   const auto formula = NsaCompressGradBySpec(call, options);
   for (size_t slot : {kInputGrad, kWeightGrad}) {
-    const std::string name(Op().tensors()[slot].name);
+    const std::string name(FolderOperator().tensors()[slot].name);
     const std::vector<double> out = testing::OutputValues(call, run, name);
-    const OutputTolerance& tol = Op().Tolerance(name);
+    const OutputTolerance& tol = FolderOperator().Tolerance(name);
     const OutputCheck check =
-        CheckOutput(Op(), reference.outputs[slot], out, dtype, {tol.ulp, tol.c});
+        CheckOutput(FolderOperator(), reference.outputs[slot], out, dtype, {tol.ulp, tol.c});
     EXPECT_TRUE(check.passed()) << provider.spec() << " " << DTypeName(dtype) << " " << name << ": "
                                 << check.metrics.failures << " failures";
     if (is_ref) {
@@ -182,7 +182,7 @@ TEST(NsaCompressGradCannUsage, RejectedCallsWriteNothingAndReportTheStatus) {
   for (const Rejected& rejected : cases) {
     CallBuilder call = Build(DType::kFloat16, rejected.options);
     if (rejected.null_slot) call.Null(*rejected.null_slot);
-    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
     EXPECT_EQ(run.workspace_status, rejected.status) << rejected.what;
     EXPECT_FALSE(provider->RecentError().empty()) << rejected.what;
     for (const auto& [name, bytes] : run.outputs) {

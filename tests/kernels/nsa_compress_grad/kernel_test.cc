@@ -15,6 +15,7 @@
 
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {
@@ -25,7 +26,7 @@ using testing::RunKernelAgainstReference;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("NsaCompressGrad"); }
+using testing::FolderOperator;
 
 struct Case {
   std::optional<std::vector<int64_t>> ends;  // nullopt: a null actSeqLen of `tokens` rows
@@ -65,7 +66,7 @@ Data Random(const Case& c, uint64_t seed, bool positive = false) {
 }
 
 CallBuilder Build(const Case& c, const Data& d, DType dtype, Layout layout = {}) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("outputGrad", dtype, {c.Windows(), c.heads, c.head_dim}, d.grad, layout)
       .Tensor("input", dtype, {c.tokens, c.heads, c.head_dim}, d.input, layout)
       .Tensor("weight", dtype, {c.block_size, c.heads}, d.weight, layout)
@@ -95,9 +96,9 @@ void Record(const testing::KernelAgreement& agreement, DType dtype) {
 void ExpectAgreement(const Case& c, const Data& d, DType dtype, const char* layout,
                      bool record = true) {
   CallBuilder call = Build(c, d, dtype, *Layout::Parse(layout));
-  ASSERT_TRUE(Op().Validate(call.Args(), Product::kA2).ok())
-      << Op().Validate(call.Args(), Product::kA2).message;
-  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+  ASSERT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok())
+      << FolderOperator().Validate(call.Args(), Product::kA2).message;
+  const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
   EXPECT_EQ(agreement.outputs.size(), 2u);
   EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << layout << ": "
                                   << agreement.Describe();
@@ -144,7 +145,7 @@ TEST(NsaCompressGradKernel, LongSumsOfPositiveTermsStayInsideTheBound) {
   const Data data = Random(c, 7, /*positive=*/true);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     CallBuilder call = Build(c, data, dtype);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     EXPECT_LE(agreement.outputs.at("weightGrad").metrics.max_ulp, 1.0) << DTypeName(dtype);
     Record(agreement, dtype);
@@ -165,14 +166,14 @@ TEST(NsaCompressGradKernel, SpecialValuesFollowTheRules) {
     d.weight[0] = 0;             // 0 * inf where window 0 meets an infinite outputGrad
     d.grad[1] = kInf;
     CallBuilder call = Build(c, d, dtype);
-    const ReferenceResult reference = Op().Reference(call.Args());
-    const RuleTag special = Op().Tag("nsa.special");
+    const ReferenceResult reference = FolderOperator().Reference(call.Args());
+    const RuleTag special = FolderOperator().Tag("nsa.special");
     int64_t tagged = 0;
     for (size_t slot : {kInputGrad, kWeightGrad}) {
       for (RuleTag tag : reference.outputs[slot].rule) tagged += tag == special;
     }
     EXPECT_GT(tagged, 0);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
     for (const auto& [name, check] : agreement.outputs) {
       if (check.rules.contains("nsa.special")) {
@@ -192,12 +193,12 @@ TEST(NsaCompressGradKernel, Float32OverflowOfBFloat16IsAccepted) {
   // weightGrad is 0 while each product is 2^130.
   for (size_t k = 0; k < d.input.size(); ++k) d.input[k] = (k / 16 / 16) % 2 ? -0x1p60 : 0x1p60;
   CallBuilder call = Build(c, d, DType::kBFloat16);
-  const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+  const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
   EXPECT_TRUE(agreement.passed()) << agreement.Describe();
   const OutputCheck& weight_grad = agreement.outputs.at("weightGrad");
   ASSERT_TRUE(weight_grad.rules.contains("nsa.fp32_overflow"));
   EXPECT_EQ(weight_grad.rules.at("nsa.fp32_overflow").applied, 32);
-  EXPECT_EQ(Op().Reference(call.Args()).outputs[kWeightGrad].value[0], 0.0);
+  EXPECT_EQ(FolderOperator().Reference(call.Args()).outputs[kWeightGrad].value[0], 0.0);
 }
 
 TEST(NsaCompressGradKernel, WorkspaceHoldsTheFloat32AccumulatorsAndNeedsNoZeroing) {
@@ -209,11 +210,11 @@ TEST(NsaCompressGradKernel, WorkspaceHoldsTheFloat32AccumulatorsAndNeedsNoZeroin
   // A workspace full of NaN bytes: the kernel initialises what it reads.
   std::vector<std::byte> workspace(WorkspaceBytes(args), std::byte{0xFF});
   Compute(args, workspace.data());
-  const ReferenceResult reference = Op().Reference(args);
+  const ReferenceResult reference = FolderOperator().Reference(args);
   for (size_t slot : {kInputGrad, kWeightGrad}) {
-    const OutputTolerance& tol = Op().Tolerance(Op().tensors()[slot].name);
+    const OutputTolerance& tol = FolderOperator().Tolerance(FolderOperator().tensors()[slot].name);
     const OutputCheck check =
-        CheckOutput(Op(), reference.outputs[slot], ReadAsDouble(*args.tensor(slot)),
+        CheckOutput(FolderOperator(), reference.outputs[slot], ReadAsDouble(*args.tensor(slot)),
                     DType::kFloat16, {tol.ulp, tol.c, DType::kFloat32});
     EXPECT_TRUE(check.passed()) << slot;
   }
@@ -224,9 +225,9 @@ TEST(NsaCompressGradKernel, WrongKernelsFail) {
   const Data data = Random(kDefault, 17);
   CallBuilder call = Build(kDefault, data, DType::kFloat16);
   const OpArgs args = call.Args();
-  const ReferenceResult reference = Op().Reference(args);
-  const OutputTolerance& ig_tol = Op().Tolerance("inputGrad");
-  const OutputTolerance& wg_tol = Op().Tolerance("weightGrad");
+  const ReferenceResult reference = FolderOperator().Reference(args);
+  const OutputTolerance& ig_tol = FolderOperator().Tolerance("inputGrad");
+  const OutputTolerance& wg_tol = FolderOperator().Tolerance("weightGrad");
   const Tolerance ig_bound{ig_tol.ulp, ig_tol.c, DType::kFloat32};
   const Tolerance wg_bound{wg_tol.ulp, wg_tol.c, DType::kFloat32};
 
@@ -240,7 +241,8 @@ TEST(NsaCompressGradKernel, WrongKernelsFail) {
     }
     truncated[k] = v;
   }
-  const OutputCheck truncation = CheckOutput(Op(), ig, truncated, DType::kFloat16, ig_bound);
+  const OutputCheck truncation =
+      CheckOutput(FolderOperator(), ig, truncated, DType::kFloat16, ig_bound);
   EXPECT_FALSE(truncation.passed());
   EXPECT_FALSE(truncation.metrics.rounding_bias_ok);
 
@@ -262,22 +264,23 @@ TEST(NsaCompressGradKernel, WrongKernelsFail) {
       }
     }
   }
-  EXPECT_FALSE(CheckOutput(Op(), ig, overwritten, DType::kFloat16, ig_bound).passed());
+  EXPECT_FALSE(CheckOutput(FolderOperator(), ig, overwritten, DType::kFloat16, ig_bound).passed());
 
   // Uncovered rows left with garbage instead of 0: with ends {0, 120, 272} sequence 1 has six
   // windows (rows 0..111), so rows 112..119 are a tail.
   const Case tail{std::vector<int64_t>{0, 120, 272}, 272, 4, 32, 32, 16};
   CallBuilder tail_call = Build(tail, Random(tail, 18), DType::kFloat16);
-  const ReferenceOutput tail_ig = Op().Reference(tail_call.Args()).outputs[kInputGrad];
+  const ReferenceOutput tail_ig = FolderOperator().Reference(tail_call.Args()).outputs[kInputGrad];
   std::vector<double> garbage(tail_ig.value.size());
   for (size_t k = 0; k < garbage.size(); ++k) {
     garbage[k] = RoundTo(tail_ig.value[k], DType::kFloat16);
   }
   for (size_t k = 112 * 128; k < 120 * 128; ++k) {
-    ASSERT_EQ(tail_ig.rule[k], Op().Tag("nsa.uncovered")) << k;
+    ASSERT_EQ(tail_ig.rule[k], FolderOperator().Tag("nsa.uncovered")) << k;
     garbage[k] = 0.25;  // a stale value in a workspace that was not zeroed
   }
-  const OutputCheck dirty = CheckOutput(Op(), tail_ig, garbage, DType::kFloat16, ig_bound);
+  const OutputCheck dirty =
+      CheckOutput(FolderOperator(), tail_ig, garbage, DType::kFloat16, ig_bound);
   EXPECT_FALSE(dirty.passed());
   EXPECT_LT(dirty.rules.at("nsa.uncovered").held, dirty.rules.at("nsa.uncovered").applied);
 
@@ -297,7 +300,7 @@ TEST(NsaCompressGradKernel, WrongKernelsFail) {
       missing[j * 4 + n] = RoundTo(wg.value[j * 4 + n] - drop, DType::kFloat16);
     }
   }
-  EXPECT_FALSE(CheckOutput(Op(), wg, missing, DType::kFloat16, wg_bound).passed());
+  EXPECT_FALSE(CheckOutput(FolderOperator(), wg, missing, DType::kFloat16, wg_bound).passed());
 }
 
 TEST(NsaCompressGradKernel, ReportsTheMaxUlpPerDTypeAndOutput) {
@@ -305,7 +308,7 @@ TEST(NsaCompressGradKernel, ReportsTheMaxUlpPerDTypeAndOutput) {
   const Data data = Random(kDefault, 99);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     CallBuilder call = Build(kDefault, data, dtype);
-    Record(RunKernelAgainstReference(Op(), call, Compute), dtype);
+    Record(RunKernelAgainstReference(FolderOperator(), call, Compute), dtype);
   }
   for (const auto& [key, ulp] : MaxUlp()) {
     std::cout << "[ max ulp ] NsaCompressGrad cpu kernel " << key << ": " << ulp << "\n";

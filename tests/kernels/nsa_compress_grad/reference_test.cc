@@ -11,6 +11,7 @@
 #include "check/output_check.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {
@@ -20,7 +21,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("NsaCompressGrad"); }
+using testing::FolderOperator;
 
 // One problem, written independently of the folder's helpers.
 struct Problem {
@@ -84,7 +85,7 @@ double Loss(const Problem& p, const std::vector<double>& input, const std::vecto
 
 CallBuilder Build(const Problem& p, DType dtype = DType::kFloat32, Layout layout = {}) {
   const int64_t windows = p.TotalWindows();
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("outputGrad", dtype, {windows, p.heads, p.head_dim}, p.grad, layout)
       .Tensor("input", dtype, {p.tokens, p.heads, p.head_dim}, p.input, layout)
       .Tensor("weight", dtype, {p.block_size, p.heads}, p.weight, layout)
@@ -99,7 +100,7 @@ CallBuilder Build(const Problem& p, DType dtype = DType::kFloat32, Layout layout
 
 ReferenceResult RunReference(const Problem& p, DType dtype = DType::kFloat32, Layout layout = {}) {
   CallBuilder call = Build(p, dtype, layout);
-  return Op().Reference(call.Args());
+  return FolderOperator().Reference(call.Args());
 }
 
 // Values that float16, bfloat16 and float32 hold exactly: multiples of 1/16 in [-4, 4).
@@ -122,7 +123,7 @@ Problem RandomProblem(std::optional<std::vector<int64_t>> ends, int64_t tokens, 
 
 std::vector<std::string> CallRuleIds(const ReferenceResult& result) {
   std::vector<std::string> ids;
-  for (RuleTag tag : result.call_rules) ids.push_back(Op().RuleOfTag(tag).id);
+  for (RuleTag tag : result.call_rules) ids.push_back(FolderOperator().RuleOfTag(tag).id);
   return ids;
 }
 
@@ -177,7 +178,7 @@ TEST(NsaCompressGradReference, HandComputedSingleSequence) {
   const ReferenceOutput& wg = result.outputs[kWeightGrad];
   EXPECT_EQ(wg.value, (std::vector<double>{321, 432}));  // 1*1+10*2+100*3, 1*2+10*3+100*4
   EXPECT_EQ(wg.mag, (std::vector<double>{321, 432}));
-  const RuleTag overlap = Op().Tag("nsa.overlap");
+  const RuleTag overlap = FolderOperator().Tag("nsa.overlap");
   EXPECT_EQ(ig.rule, (std::vector<RuleTag>{kNoRule, overlap, overlap, kNoRule}));
   EXPECT_TRUE(result.call_rules.empty());
 }
@@ -201,10 +202,10 @@ TEST(NsaCompressGradReference, HandComputedSequencesWithLeadingZeroShortSequence
   const ReferenceOutput& wg = result.outputs[kWeightGrad];
   // j = 0: windows start at rows 0, 1, 4, 5: 21 + 86 + 325 + 522; j = 1: rows 1, 2, 5, 6.
   EXPECT_EQ(wg.value, (std::vector<double>{954, 1170}));
-  const RuleTag uncovered = Op().Tag("nsa.uncovered");
+  const RuleTag uncovered = FolderOperator().Tag("nsa.uncovered");
   EXPECT_EQ(ig.rule[6], uncovered);
   EXPECT_EQ(ig.rule[7], uncovered);
-  EXPECT_EQ(ig.rule[2], Op().Tag("nsa.overlap"));
+  EXPECT_EQ(ig.rule[2], FolderOperator().Tag("nsa.overlap"));
   EXPECT_EQ(ig.rule[0], kNoRule);
   EXPECT_EQ(CallRuleIds(result),
             (std::vector<std::string>{"nsa.leading_zero", "nsa.short_sequence"}));
@@ -215,7 +216,7 @@ TEST(NsaCompressGradReference, UncoveredRowsAreZeroWhateverTheInputs) {
   Problem p = RandomProblem(std::vector<int64_t>{70}, 70, 2, 16, 32, 16, 13);
   for (size_t k = 64 * 32; k < p.input.size(); ++k) p.input[k] = kNaN;  // not read by inputGrad
   const ReferenceOutput ig = RunReference(p).outputs[kInputGrad];
-  const RuleTag uncovered = Op().Tag("nsa.uncovered");
+  const RuleTag uncovered = FolderOperator().Tag("nsa.uncovered");
   for (size_t k = 0; k < ig.value.size(); ++k) {
     const bool tail = k >= 64 * 32;
     EXPECT_EQ(ig.rule[k] == uncovered, tail) << k;
@@ -224,7 +225,7 @@ TEST(NsaCompressGradReference, UncoveredRowsAreZeroWhateverTheInputs) {
       EXPECT_EQ(ig.mag[k], 0.0) << k;
     }
   }
-  EXPECT_EQ(Op().FindRule("nsa.uncovered")->expect, "0");
+  EXPECT_EQ(FolderOperator().FindRule("nsa.uncovered")->expect, "0");
 }
 
 TEST(NsaCompressGradReference, WindowsPastAShortOutputGradAddNothing) {
@@ -233,7 +234,7 @@ TEST(NsaCompressGradReference, WindowsPastAShortOutputGradAddNothing) {
   // [6, 10); outputGrad holds the first three.
   Problem p = RandomProblem(std::nullopt, 10, 2, 3, 4, 2, 7);
   const size_t kept = 3 * 2 * 3;
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("outputGrad", DType::kFloat32, {3, 2, 3},
               std::vector<double>(p.grad.begin(), p.grad.begin() + kept))
       .Tensor("input", DType::kFloat32, {10, 2, 3}, p.input)
@@ -243,7 +244,7 @@ TEST(NsaCompressGradReference, WindowsPastAShortOutputGradAddNothing) {
       .Param("compressBlockSize", int64_t{4})
       .Param("compressStride", int64_t{2})
       .Param("actSeqLenType", int64_t{0});
-  const ReferenceResult shorter = Op().Reference(call.Args());
+  const ReferenceResult shorter = FolderOperator().Reference(call.Args());
   // The same problem with the fourth window's gradient zero: the terms it adds are all zero.
   std::fill(p.grad.begin() + kept, p.grad.end(), 0.0);
   const ReferenceResult zeroed = RunReference(p);
@@ -254,8 +255,8 @@ TEST(NsaCompressGradReference, WindowsPastAShortOutputGradAddNothing) {
   // Rows 8 and 9 only the fourth window covers; rows 6 and 7 only the third now does.
   for (size_t k = 0; k < ig.rule.size(); ++k) {
     const size_t row = k / 6;
-    const RuleTag expected = row >= 8                ? Op().Tag("nsa.uncovered")
-                             : (row >= 2 && row < 6) ? Op().Tag("nsa.overlap")
+    const RuleTag expected = row >= 8                ? FolderOperator().Tag("nsa.uncovered")
+                             : (row >= 2 && row < 6) ? FolderOperator().Tag("nsa.overlap")
                                                      : kNoRule;
     EXPECT_EQ(ig.rule[k], expected) << k;
   }
@@ -268,7 +269,7 @@ TEST(NsaCompressGradReference, SpecialValuesFollowIeeeArithmetic) {
             {1, 1, 1, 1, 1, 1, 1, 1},     {0, 1}};  // weight[0] = 0: 0 * inf is NaN
   const ReferenceResult result = RunReference(p);
   const ReferenceOutput& ig = result.outputs[kInputGrad];
-  const RuleTag special = Op().Tag("nsa.special");
+  const RuleTag special = FolderOperator().Tag("nsa.special");
   // row 0: w0*g0 = 0*NaN; row 1: w1*g0 + w0*g1 = NaN + 0*inf; row 2: w1*g1 + w0*g2 = inf + 0*-inf
   // row 3: w1*g2 = -inf. e1: finite everywhere.
   EXPECT_TRUE(std::isnan(ig.value[0]));
@@ -303,10 +304,10 @@ TEST(NsaCompressGradReference, Float32OverflowIsAcceptedAsInfOrNaN) {
   // weightGrad[0] = 2^130 - 2^130 = 0, weightGrad[1] = -2^130 + 2^70.
   EXPECT_EQ(wg.value[0], 0.0);
   EXPECT_EQ(wg.mag[0], 0x1p131);
-  const RuleTag overflow = Op().Tag("nsa.fp32_overflow");
+  const RuleTag overflow = FolderOperator().Tag("nsa.fp32_overflow");
   EXPECT_EQ(wg.rule[0], overflow);
   EXPECT_EQ(wg.rule[1], overflow);
-  EXPECT_EQ(Op().FindRule("nsa.fp32_overflow")->expect, "ref|nan|inf|-inf");
+  EXPECT_EQ(FolderOperator().FindRule("nsa.fp32_overflow")->expect, "ref|nan|inf|-inf");
   // inputGrad terms are 2^70: far from float32's range.
   for (RuleTag tag : result.outputs[kInputGrad].rule) EXPECT_NE(tag, overflow);
 }
@@ -319,17 +320,16 @@ TEST(NsaCompressGradReference, AnOverflowingWeightGradIsDecidedByTheBoundNotByIt
             {0x1p72, -0x1p72, 0x1p59, 0}, {1, 1}};
   const ReferenceOutput wg = RunReference(p, DType::kBFloat16).outputs[kWeightGrad];
   ASSERT_EQ(wg.value[0], 0x1p129);
-  ASSERT_EQ(wg.rule[0], Op().Tag("nsa.fp32_overflow"));
-  const OutputTolerance& tol = Op().Tolerance("weightGrad");
+  ASSERT_EQ(wg.rule[0], FolderOperator().Tag("nsa.fp32_overflow"));
+  const OutputTolerance& tol = FolderOperator().Tolerance("weightGrad");
   for (double device : {0.0, kInf, kNaN}) {
-    const OutputCheck check =
-        CheckOutput(Op(), wg, std::vector<double>{device, -kInf}, DType::kBFloat16,
-                    {tol.ulp, tol.c});
+    const OutputCheck check = CheckOutput(FolderOperator(), wg, std::vector<double>{device, -kInf},
+                                          DType::kBFloat16, {tol.ulp, tol.c});
     EXPECT_TRUE(check.passed()) << device;
     EXPECT_EQ(check.rules.at("nsa.fp32_overflow").held, 2) << device;
   }
   // Beyond the bound (c * 2^-24 * mag is about 2^134 here) it still fails.
-  const OutputCheck far = CheckOutput(Op(), wg, std::vector<double>{-0x1p140, -kInf},
+  const OutputCheck far = CheckOutput(FolderOperator(), wg, std::vector<double>{-0x1p140, -kInf},
                                       DType::kBFloat16, {tol.ulp, tol.c});
   EXPECT_EQ(far.rules.at("nsa.fp32_overflow").held, 1);
 }

@@ -13,6 +13,7 @@
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "support/simd_targets.h"
 
 // Highway's target-parametrised fixture (support/simd_targets.h), declared outside our namespaces,
@@ -27,7 +28,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("NsaCompressGrad"); }
+using testing::FolderOperator;
 
 struct Case {
   std::optional<std::vector<int64_t>> ends;
@@ -53,7 +54,7 @@ CallBuilder MakeCall(const Case& c, DType dtype, uint64_t seed) {
     input[input.size() / 2] = kNaN;
     weight[1] = -kInf;
   }
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("outputGrad", dtype, {windows, c.heads, c.head_dim}, grad)
       .Tensor("input", dtype, {c.tokens, c.heads, c.head_dim}, input)
       .Tensor("weight", dtype, {c.block_size, c.heads}, weight)
@@ -102,7 +103,8 @@ TEST_P(NsaCompressGradSimd, AgreesWithReference) {
   for (const Case& c : kCases) {
     for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(c, dtype, seed++);
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed()) << hwy::TargetName(target) << " " << DTypeName(dtype)
                                       << " T=" << c.tokens << ": " << agreement.Describe();
     }

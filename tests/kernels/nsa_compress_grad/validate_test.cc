@@ -7,14 +7,14 @@
 
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 
 namespace aclnn_check::nsa_compress_grad {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("NsaCompressGrad"); }
+using testing::FolderOperator;
 
 // A call described by its numbers; `windows` (T') is written by hand in every test.
 struct Numbers {
@@ -31,7 +31,7 @@ struct Numbers {
 };
 
 CallBuilder Build(const Numbers& s) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("outputGrad", s.dtype, {s.windows, s.heads, s.head_dim})
       .Zeros("input", s.dtype, {s.tokens, s.heads, s.head_dim})
       .Zeros("weight", s.dtype, {s.block_size, s.heads})
@@ -52,7 +52,7 @@ CallBuilder Valid(DType dtype = DType::kFloat16) {
 }
 
 void ExpectAccepted(CallBuilder& call, const std::string& what) {
-  const CheckOutcome outcome = Op().Validate(call.Args(), Product::kA2);
+  const CheckOutcome outcome = FolderOperator().Validate(call.Args(), Product::kA2);
   EXPECT_TRUE(outcome.ok()) << what << ": " << outcome.rule << ": " << outcome.message;
 }
 
@@ -170,20 +170,20 @@ TEST(NsaCompressGradValidate, DTypeOutsideTheProductListIsTheMatrixRule) {
   ExpectRejected(ints, ACLNN_ERR_PARAM_INVALID, "matrix.nsa.other");
   // The generated matrix rules exist for the compute dtypes A2 lacks or other products lack.
   for (const char* rule : {"matrix.nsa.float32", "matrix.nsa.float16", "matrix.nsa.bfloat16"}) {
-    ASSERT_NE(Op().FindRule(rule), nullptr) << rule;
-    EXPECT_EQ(Op().FindRule(rule)->status, ACLNN_ERR_PARAM_INVALID);
+    ASSERT_NE(FolderOperator().FindRule(rule), nullptr) << rule;
+    EXPECT_EQ(FolderOperator().FindRule(rule)->status, ACLNN_ERR_PARAM_INVALID);
   }
 }
 
 TEST(NsaCompressGradValidate, OnlyA2SupportsTheOperator) {
-  EXPECT_EQ(Op().SupportedDTypes(Product::kA2).size(), 2u);
-  EXPECT_TRUE(Op().Supports(Product::kA2, DType::kFloat16));
-  EXPECT_TRUE(Op().Supports(Product::kA2, DType::kBFloat16));
+  EXPECT_EQ(FolderOperator().SupportedDTypes(Product::kA2).size(), 2u);
+  EXPECT_TRUE(FolderOperator().Supports(Product::kA2, DType::kFloat16));
+  EXPECT_TRUE(FolderOperator().Supports(Product::kA2, DType::kBFloat16));
   for (Product product : {Product::kA3, Product::kInf, Product::kTrain, Product::k200I}) {
-    EXPECT_FALSE(Op().AvailableOn(product)) << ProductName(product);
+    EXPECT_FALSE(FolderOperator().AvailableOn(product)) << ProductName(product);
     for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = Valid(dtype);
-      ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, Op().MatrixRule(dtype),
+      ExpectRejected(call, ACLNN_ERR_PARAM_INVALID, FolderOperator().MatrixRule(dtype),
                      std::string(ProductName(product)), product);
     }
     // Except a null pointer: docs/contract/products.md puts the null checks first on every product,
@@ -483,12 +483,12 @@ TEST(NsaCompressGradValidate, EveryStatusRuleIsDeclaredWithItsStatus) {
       {"nsa.check.empty", ACLNN_ERR_PARAM_INVALID},
   };
   size_t status_rules = 0;
-  for (const RuleDef& rule : Op().rules()) {
+  for (const RuleDef& rule : FolderOperator().rules()) {
     if (rule.kind == "status" && rule.id.starts_with("nsa.check.")) ++status_rules;
   }
   EXPECT_EQ(status_rules, expected.size());
   for (const auto& [id, status] : expected) {
-    const RuleDef* rule = Op().FindRule(id);
+    const RuleDef* rule = FolderOperator().FindRule(id);
     ASSERT_NE(rule, nullptr) << id;
     EXPECT_EQ(rule->kind, "status") << id;
     EXPECT_EQ(rule->status, status) << id;
@@ -500,7 +500,7 @@ TEST(NsaCompressGradValidate, EveryStatusRuleIsDeclaredWithItsStatus) {
 // The axes of a test point: every axis's first default, with overrides.
 nlohmann::json Axes(const nlohmann::json& overrides = nlohmann::json::object()) {
   nlohmann::json axes = nlohmann::json::object();
-  for (const AxisDef& axis : Op().axes()) axes[axis.name] = axis.default_values->at(0);
+  for (const AxisDef& axis : FolderOperator().axes()) axes[axis.name] = axis.default_values->at(0);
   for (const auto& [name, value] : overrides.items()) {
     EXPECT_TRUE(axes.contains(name)) << name;
     axes[name] = value;
@@ -509,21 +509,23 @@ nlohmann::json Axes(const nlohmann::json& overrides = nlohmann::json::object()) 
 }
 
 CallBuilder FromPlan(const CallPlan& plan) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   for (size_t slot = 0; slot < plan.tensors.size(); ++slot) {
     if (plan.tensors[slot]) {
-      call.Zeros(Op().tensors()[slot].name, plan.tensors[slot]->dtype, plan.tensors[slot]->shape);
+      call.Zeros(FolderOperator().tensors()[slot].name, plan.tensors[slot]->dtype,
+                 plan.tensors[slot]->shape);
     }
   }
   for (size_t slot = 0; slot < plan.params.size(); ++slot) {
-    call.Param(Op().params()[slot].name, plan.params[slot]);
+    call.Param(FolderOperator().params()[slot].name, plan.params[slot]);
   }
   return call;
 }
 
 TEST(NsaCompressGradValidate, DefaultPlanIsTheCannExample) {
   std::string error;
-  const std::optional<CallPlan> plan = Op().def().plan(Axes(), DType::kBFloat16, &error);
+  const std::optional<CallPlan> plan =
+      FolderOperator().def().plan(Axes(), DType::kBFloat16, &error);
   ASSERT_TRUE(plan) << error;
   ASSERT_EQ(plan->tensors.size(), 5u);
   EXPECT_EQ(plan->tensors[kOutputGrad]->shape, (Dims{15, 4, 32}));  // 7 + 8 windows
@@ -572,7 +574,7 @@ TEST(NsaCompressGradValidate, PlansOfCaseFilesGetTheIntendedOutcome) {
     const std::string what = point.overrides.dump();
     std::string error;
     const std::optional<CallPlan> plan =
-        Op().def().plan(Axes(point.overrides), DType::kFloat16, &error);
+        FolderOperator().def().plan(Axes(point.overrides), DType::kFloat16, &error);
     ASSERT_TRUE(plan) << what << ": " << error;
     CallBuilder call = FromPlan(*plan);
     if (point.rule.empty()) {
@@ -585,7 +587,7 @@ TEST(NsaCompressGradValidate, PlansOfCaseFilesGetTheIntendedOutcome) {
 
 TEST(NsaCompressGradValidate, PlanRefusesOnlyNegativeDimensions) {
   std::string error;
-  EXPECT_FALSE(Op().def().plan(Axes({{"heads", -1}}), DType::kFloat16, &error));
+  EXPECT_FALSE(FolderOperator().def().plan(Axes({{"heads", -1}}), DType::kFloat16, &error));
   EXPECT_NE(error.find("negative"), std::string::npos) << error;
 }
 

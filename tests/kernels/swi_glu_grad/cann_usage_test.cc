@@ -8,6 +8,7 @@
 
 #include "check/output_check.h"
 #include "support/cann_sample.h"
+#include "support/operator_named.h"
 #include "support/rounded_formula.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
@@ -15,8 +16,7 @@ namespace aclnn_check::swi_glu_grad {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("SwiGluGrad"); }
+using testing::FolderOperator;
 
 // kernels/swi_glu_grad/README.md for every element of out (logical order), with a bound on its own
 // float64 error.
@@ -73,22 +73,23 @@ TEST(SwiGluGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
         x.push_back(-7.0 + 14.0 * static_cast<double>((i * 37) % n) / n);
       for (int64_t i = 0; i < n / 2; ++i) grad.push_back(0.5 - 0.01 * static_cast<double>(i % 97));
       for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-        CallBuilder call(Op());
+        CallBuilder call(FolderOperator());
         call.Tensor("yGrad", dtype, c.ygrad_shape, grad)
             .Tensor("x", dtype, c.x_shape, x, *Layout::Parse(c.x_layout))
             .Zeros("out", dtype, c.x_shape, *Layout::Parse(c.out_layout))
             .Param("dim", c.dim);
-        const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+        const testing::SampleRun run =
+            testing::RunLikeCannSample(*provider, FolderOperator(), call);
         ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
         ASSERT_EQ(run.execute_status, 0) << provider->RecentError();
-        const ReferenceResult reference = Op().Reference(call.Args());
+        const ReferenceResult reference = FolderOperator().Reference(call.Args());
         const bool non_contiguous =
             std::string(c.x_layout) != "contiguous" || std::string(c.out_layout) == "transposed";
         EXPECT_EQ(reference.call_rules.size(), non_contiguous ? 1u : 0u);
         const std::vector<double> out = testing::OutputValues(call, run, "out");
-        const OutputTolerance& tol = Op().Tolerance("out");
+        const OutputTolerance& tol = FolderOperator().Tolerance("out");
         const OutputCheck check =
-            CheckOutput(Op(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
+            CheckOutput(FolderOperator(), reference.outputs[kOut], out, dtype, {tol.ulp, tol.c});
         EXPECT_TRUE(check.passed())
             << spec << " " << DTypeName(dtype) << " " << FormatDims(c.x_shape) << " dim " << c.dim;
         if (std::string(spec) == "ref") {
@@ -108,22 +109,23 @@ TEST(SwiGluGradCannUsage, CpuAndRefProvidersAgreeWithTheReference) {
 TEST(SwiGluGradCannUsage, RejectedCallsWriteNothingAndReportTheStatus) {
   const auto provider = Provider::Load("cpu");
   // An odd split (161002), then a null x (161001).
-  CallBuilder odd(Op());
+  CallBuilder odd(FolderOperator());
   odd.Zeros("yGrad", DType::kFloat32, {2, 1})
       .Zeros("x", DType::kFloat32, {2, 3})
       .Tensor("out", HostTensor(DType::kFloat32, {2, 3}, {}, std::byte{0x5A}))
       .Param("dim", int64_t{-1});
-  const testing::SampleRun odd_run = testing::RunLikeCannSample(*provider, Op(), odd);
+  const testing::SampleRun odd_run = testing::RunLikeCannSample(*provider, FolderOperator(), odd);
   EXPECT_EQ(odd_run.workspace_status, ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(provider->RecentError().find("swiglu.check.odd_split"), std::string::npos)
       << provider->RecentError();
   for (std::byte b : odd_run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
 
-  CallBuilder null_x(Op());
+  CallBuilder null_x(FolderOperator());
   null_x.Zeros("yGrad", DType::kFloat16, {2, 32})
       .Tensor("out", HostTensor(DType::kFloat16, {2, 64}, {}, std::byte{0x5A}))
       .Param("dim", int64_t{1});
-  const testing::SampleRun null_run = testing::RunLikeCannSample(*provider, Op(), null_x);
+  const testing::SampleRun null_run =
+      testing::RunLikeCannSample(*provider, FolderOperator(), null_x);
   EXPECT_EQ(null_run.workspace_status, ACLNN_ERR_PARAM_NULLPTR);
   for (std::byte b : null_run.outputs.at("out")) ASSERT_EQ(b, std::byte{0x5A});
 }
@@ -136,19 +138,20 @@ TEST(SwiGluGradCannUsage, DimReachesTheProviderThroughTheAbi) {
   const std::vector<double> grad = {1.0, 2.0, -1.0, 0.5};
   std::vector<std::vector<double>> results;
   for (int64_t dim : {int64_t{0}, int64_t{1}}) {
-    CallBuilder call(Op());
+    CallBuilder call(FolderOperator());
     call.Tensor("yGrad", DType::kFloat32, dim == 0 ? Dims{2, 2} : Dims{4, 1}, grad)
         .Tensor("x", DType::kFloat32, Dims{4, 2}, x)
         .Zeros("out", DType::kFloat32, {4, 2})
         .Param("dim", dim);
-    const testing::SampleRun run = testing::RunLikeCannSample(*provider, Op(), call);
+    const testing::SampleRun run = testing::RunLikeCannSample(*provider, FolderOperator(), call);
     ASSERT_EQ(run.workspace_status, 0) << provider->RecentError();
     ASSERT_EQ(run.workspace_bytes, 0u);
     const std::vector<double> out = testing::OutputValues(call, run, "out");
-    const ReferenceResult reference = Op().Reference(call.Args());
-    const OutputTolerance& tol = Op().Tolerance("out");
-    EXPECT_TRUE(
-        CheckOutput(Op(), reference.outputs[kOut], out, DType::kFloat32, {tol.ulp, tol.c}).passed())
+    const ReferenceResult reference = FolderOperator().Reference(call.Args());
+    const OutputTolerance& tol = FolderOperator().Tolerance("out");
+    EXPECT_TRUE(CheckOutput(FolderOperator(), reference.outputs[kOut], out, DType::kFloat32,
+                            {tol.ulp, tol.c})
+                    .passed())
         << "dim " << dim;
     results.push_back(out);
   }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {
@@ -24,7 +25,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
-const Operator& Op() { return *FindOperator("SwiGluGrad"); }
+using testing::FolderOperator;
 
 Dims HalvedShape(Dims shape, int64_t dim) {
   shape[static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim)] /= 2;
@@ -33,7 +34,7 @@ Dims HalvedShape(Dims shape, int64_t dim) {
 
 CallBuilder MakeCall(DType dtype, const Dims& x_shape, int64_t dim, const std::vector<double>& x,
                      const std::vector<double>& grad, Layout layout = {}) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("yGrad", dtype, HalvedShape(x_shape, dim), grad, layout)
       .Tensor("x", dtype, x_shape, x, layout)
       .Zeros("out", dtype, x_shape, layout)
@@ -69,7 +70,7 @@ struct HalfUlps {
 
 HalfUlps MeasureHalves(CallBuilder& call, DType dtype) {
   const OpArgs args = call.Args();
-  const ReferenceResult reference = Op().Reference(args);
+  const ReferenceResult reference = FolderOperator().Reference(args);
   SimdCompute(args, nullptr);
   const std::vector<double> device = ReadAsDouble(*args.tensor(kOut));
   const Split split = SplitOf(args);
@@ -120,7 +121,7 @@ TEST(SwiGluGradKernel, AgreesWithReferenceInEveryDTypeLayoutAndDim) {
       for (const char* layout : {"contiguous", "offset:1", "strided:3", "transposed"}) {
         CallBuilder call =
             MakeCall(dtype, c.shape, c.dim, inputs.x, inputs.grad, *Layout::Parse(layout));
-        const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+        const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
         EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << " " << FormatDims(c.shape) << " dim "
                                         << c.dim << " " << layout << ": " << agreement.Describe();
       }
@@ -133,7 +134,7 @@ TEST(SwiGluGradKernel, MaxUlpOnRandomInputsPerDTypeAndHalf) {
   const RandomInputs inputs = Random(shape, 99);
   for (DType dtype : kDTypes) {
     CallBuilder call = MakeCall(dtype, shape, -1, inputs.x, inputs.grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << agreement.Describe();
     CallBuilder again = MakeCall(dtype, shape, -1, inputs.x, inputs.grad);
     const HalfUlps halves = MeasureHalves(again, dtype);
@@ -151,8 +152,8 @@ TEST(SwiGluGradKernel, MaxUlpOnRandomInputsPerDTypeAndHalf) {
     // 16-bit outputs: within the final rounding. fp32: within the budget c * u * mag (dA cancels
     // near its root A = -1.2785, so its ulp error is not bounded there).
     if (dtype == DType::kFloat32) {
-      EXPECT_LE(halves.da_budget, Op().Tolerance("out").c);
-      EXPECT_LE(halves.db_budget, Op().Tolerance("out").c);
+      EXPECT_LE(halves.da_budget, FolderOperator().Tolerance("out").c);
+      EXPECT_LE(halves.db_budget, FolderOperator().Tolerance("out").c);
     } else {
       EXPECT_LE(halves.da, 1.0);
       EXPECT_LE(halves.db, 1.0);
@@ -227,7 +228,7 @@ TEST(SwiGluGradKernel, Float32IsAtLeastAsAccurateAsPyTorchsOperations) {
   for (auto [name, kernel] : {std::pair{"kernel.cc", &Compute}, {"SIMD", &SimdCompute}}) {
     CallBuilder call = MakeCall(DType::kFloat32, shape, -1, inputs.x, inputs.grad);
     const OpArgs args = call.Args();
-    const ReferenceResult reference = Op().Reference(args);
+    const ReferenceResult reference = FolderOperator().Reference(args);
     const std::vector<double> x = ReadAsDouble(*args.tensor(kX));
     const std::vector<double> grad = ReadAsDouble(*args.tensor(kYGrad));
     kernel(args, nullptr);
@@ -277,7 +278,7 @@ TEST(SwiGluGradKernel, SpecialValuesFollowTheRules) {
   for (DType dtype : kDTypes) {
     for (const char* layout : {"contiguous", "transposed"}) {
       CallBuilder call = MakeCall(dtype, shape, 1, x, grad, *Layout::Parse(layout));
-      const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+      const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
       EXPECT_TRUE(agreement.passed())
           << DTypeName(dtype) << " " << layout << ": " << agreement.Describe();
       const auto& rules = agreement.outputs.at("out").rules;
@@ -305,7 +306,7 @@ TEST(SwiGluGradKernel, InfiniteYGradWithASubnormalBAgrees) {
   const Dims shape{static_cast<int64_t>(grad.size()), 2};
   for (DType dtype : kDTypes) {
     CallBuilder call = MakeCall(dtype, shape, 1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
   }
 }
@@ -325,7 +326,7 @@ TEST(SwiGluGradKernel, DenseSweepOfAInFloat32) {
     }
     const Dims shape{static_cast<int64_t>(grad.size()), 2};
     CallBuilder call = MakeCall(DType::kFloat32, shape, -1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << "scale " << scale << ": " << agreement.Describe();
     const auto& rules = agreement.outputs.at("out").rules;
     ASSERT_TRUE(rules.contains("swiglu.sigmoid_underflow"));
@@ -344,7 +345,7 @@ TEST(SwiGluGradKernel, ExhaustiveSixteenBitA) {
       grad.push_back(1.0 - (bits % 11) * 0.25);
     }
     CallBuilder call = MakeCall(dtype, {65536, 2}, -1, x, grad);
-    const auto agreement = RunKernelAgainstReference(Op(), call, Compute);
+    const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
   }
 }
@@ -353,11 +354,11 @@ TEST(SwiGluGradKernel, ExhaustiveSixteenBitA) {
 OutputCheck CheckPerturbed(DType dtype, const Dims& shape, const RandomInputs& inputs,
                            const std::function<double(double ref, double mag, size_t k)>& perturb) {
   CallBuilder call = MakeCall(dtype, shape, -1, inputs.x, inputs.grad);
-  const ReferenceOutput ref = Op().Reference(call.Args()).outputs[kOut];
+  const ReferenceOutput ref = FolderOperator().Reference(call.Args()).outputs[kOut];
   std::vector<double> device(ref.value.size());
   for (size_t k = 0; k < device.size(); ++k) device[k] = perturb(ref.value[k], ref.mag[k], k);
-  const OutputTolerance& tol = Op().Tolerance("out");
-  return CheckOutput(Op(), ref, device, dtype, {tol.ulp, tol.c, DType::kFloat32});
+  const OutputTolerance& tol = FolderOperator().Tolerance("out");
+  return CheckOutput(FolderOperator(), ref, device, dtype, {tol.ulp, tol.c, DType::kFloat32});
 }
 
 TEST(SwiGluGradKernel, TheToleranceRejectsWrongResults) {
@@ -392,7 +393,7 @@ TEST(SwiGluGradKernel, TheToleranceRejectsWrongResults) {
       });
   EXPECT_FALSE(swapped.passed());
   // An error of twice the budget c * u * mag (plus one ulp) fails.
-  const double budget = Op().Tolerance("out").c * UnitRoundoff(DType::kFloat32);
+  const double budget = FolderOperator().Tolerance("out").c * UnitRoundoff(DType::kFloat32);
   const OutputCheck loose =
       CheckPerturbed(DType::kFloat32, shape, inputs, [&](double ref, double mag, size_t) {
         return RoundTo(ref + 2 * budget * mag + 2 * Ulp(ref, DType::kFloat32), DType::kFloat32);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
 namespace aclnn_check::swi_glu_grad {
@@ -16,7 +17,7 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("SwiGluGrad"); }
+using testing::FolderOperator;
 
 double Silu(double a) { return a / (1.0 + std::exp(-a)); }
 
@@ -44,7 +45,7 @@ double ForwardLoss(const Dims& shape, int64_t dim, const std::vector<double>& x,
 }
 
 struct ReferenceRun {
-  CallBuilder call{Op()};
+  CallBuilder call{FolderOperator()};
   ReferenceResult result;
   const ReferenceOutput& out() const { return result.outputs[kOut]; }
 };
@@ -60,7 +61,7 @@ ReferenceRun RunReference(const Dims& x_shape, int64_t dim, const std::vector<do
       .Tensor("x", dtype, x_shape, x, layout)
       .Zeros("out", dtype, x_shape, layout)
       .Param("dim", dim);
-  run.result = Op().Reference(run.call.Args());
+  run.result = FolderOperator().Reference(run.call.Args());
   return run;
 }
 
@@ -152,7 +153,7 @@ TEST(SwiGluGradReference, MagnitudeFollowsTheErrorOfTheSigmoid) {
 }
 
 TEST(SwiGluGradReference, InfiniteAGivesTheFormulasNaNAndAcceptsTheLimit) {
-  const RuleTag tag = Op().Tag("swiglu.a_inf");
+  const RuleTag tag = FolderOperator().Tag("swiglu.a_inf");
   // Rows [A | B]: A = +inf with B = 2, yGrad = 3; A = -inf with B = 2, yGrad = -3.
   const ReferenceRun run = RunReference({2, 2}, 1, {kInf, 2.0, -kInf, 2.0}, {3.0, -3.0});
   const ReferenceOutput& out = run.out();
@@ -172,7 +173,7 @@ TEST(SwiGluGradReference, InfiniteAGivesTheFormulasNaNAndAcceptsTheLimit) {
 }
 
 TEST(SwiGluGradReference, SigmoidUnderflowAcceptsTheKernelsZeroSigmoid) {
-  const RuleTag tag = Op().Tag("swiglu.sigmoid_underflow");
+  const RuleTag tag = FolderOperator().Tag("swiglu.sigmoid_underflow");
   // Rows [A | B]: A = -90 (float32 exp(90) overflows), A = -87.4, A = -87.3 (no rule).
   const ReferenceRun run =
       RunReference({3, 2}, -1, {-90.0, 1e30, -87.4, 1.0, -87.3, 1.0}, {1e10, 1.0, 1.0});
@@ -197,7 +198,7 @@ TEST(SwiGluGradReference, SigmoidUnderflowAcceptsTheKernelsZeroSigmoid) {
 }
 
 TEST(SwiGluGradReference, InfiniteMultiplierOfAFactorNearZeroAcceptsEitherInfinityOrNaN) {
-  const RuleTag tag = Op().Tag("swiglu.inf_times_small_factor");
+  const RuleTag tag = FolderOperator().Tag("swiglu.inf_times_small_factor");
   const double root = static_cast<float>(-1.2784645427610737);  // dA's factor vanishes near it
   const double subnormal = std::ldexp(1.0, -149);
   // Rows [A | B] along dim 1.
@@ -223,7 +224,7 @@ TEST(SwiGluGradReference, InfiniteMultiplierOfAFactorNearZeroAcceptsEitherInfini
 }
 
 TEST(SwiGluGradReference, InfiniteYGradTimesAnUnderflowingFactorTimesBAcceptsEitherInfinityOrNaN) {
-  const RuleTag tag = Op().Tag("swiglu.inf_times_small_factor");
+  const RuleTag tag = FolderOperator().Tag("swiglu.inf_times_small_factor");
   const double subnormal = std::ldexp(1.0, -149);
   // Rows [A | B] along dim 1: B subnormal with yGrad = inf, where factor * B (A = -2.4: factor
   // about -0.1) is below 2^-126 and rounds to 0 in float32; B = 1 (no rule); B = 2^-100, where
@@ -264,31 +265,32 @@ TEST(SwiGluGradReference, EveryLayoutGivesTheContiguousResult) {
           RunReference(shape, dim, x, grad, DType::kFloat16, *Layout::Parse(text));
       EXPECT_EQ(run.out().value, contiguous.out().value) << text << " dim " << dim;
       EXPECT_EQ(run.out().mag, contiguous.out().mag) << text << " dim " << dim;
-      const bool listed = run.result.call_rules.size() == 1 &&
-                          Op().RuleOfTag(run.result.call_rules[0]).id == "swiglu.non_contiguous";
+      const bool listed =
+          run.result.call_rules.size() == 1 &&
+          FolderOperator().RuleOfTag(run.result.call_rules[0]).id == "swiglu.non_contiguous";
       EXPECT_EQ(listed, std::string(text) != "offset:3") << text;
     }
   }
 }
 
 TEST(SwiGluGradReference, OneNonContiguousTensorListsTheCallRule) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("yGrad", DType::kFloat32, {3, 2})
       .Zeros("x", DType::kFloat32, {3, 4})
       .Zeros("out", DType::kFloat32, {3, 4}, *Layout::Parse("strided:2"))
       .Param("dim", int64_t{1});
-  const ReferenceResult result = Op().Reference(call.Args());
+  const ReferenceResult result = FolderOperator().Reference(call.Args());
   ASSERT_EQ(result.call_rules.size(), 1u);
-  EXPECT_EQ(Op().RuleOfTag(result.call_rules[0]).id, "swiglu.non_contiguous");
+  EXPECT_EQ(FolderOperator().RuleOfTag(result.call_rules[0]).id, "swiglu.non_contiguous");
 }
 
 TEST(SwiGluGradReference, ACallValidationRejectsComputesNothing) {
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("yGrad", DType::kFloat32, {3, 3})
       .Zeros("x", DType::kFloat32, {3, 4})
       .Zeros("out", DType::kFloat32, {3, 4})
       .Param("dim", int64_t{1});
-  EXPECT_FALSE(Op().Reference(call.Args()).outputs[kOut].computed);
+  EXPECT_FALSE(FolderOperator().Reference(call.Args()).outputs[kOut].computed);
 }
 
 }  // namespace

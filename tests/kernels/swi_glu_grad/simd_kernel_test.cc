@@ -11,6 +11,7 @@
 
 #include "support/call_builder.h"
 #include "support/kernel_agreement.h"
+#include "support/operator_named.h"
 #include "support/simd_targets.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
@@ -26,13 +27,13 @@ using testing::CallBuilder;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const Operator& Op() { return *FindOperator("SwiGluGrad"); }
+using testing::FolderOperator;
 
 CallBuilder MakeCall(DType dtype, const Dims& x_shape, int64_t dim, const std::vector<double>& x,
                      const std::vector<double>& grad, const Layout& layout) {
   Dims half = x_shape;
   half[static_cast<size_t>(dim < 0 ? dim + static_cast<int64_t>(x_shape.size()) : dim)] /= 2;
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("yGrad", dtype, half, grad, layout)
       .Tensor("x", dtype, x_shape, x, layout)
       .Zeros("out", dtype, x_shape, layout)
@@ -70,7 +71,8 @@ TEST_P(SwiGluGradSimd, AgreesWithReference) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(dtype, shape.x, shape.dim, x, grad, *Layout::Parse(shape.layout));
       ASSERT_TRUE(testing::TakesTheSimdPath(call.Args())) << shape.layout;
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed())
           << hwy::TargetName(target) << " " << DTypeName(dtype) << " " << FormatDims(shape.x) << " "
           << shape.layout << ": " << agreement.Describe();
@@ -130,7 +132,8 @@ TEST(SwiGluGradSimdDispatch, NonContiguousViewsAgreeWithReference) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = MakeCall(dtype, shape.x, shape.dim, x, grad, *Layout::Parse(shape.layout));
       ASSERT_FALSE(testing::TakesTheSimdPath(call.Args())) << shape.layout;
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, SimdCompute);
+      const auto agreement =
+          testing::RunKernelAgainstReference(FolderOperator(), call, SimdCompute);
       EXPECT_TRUE(agreement.passed())
           << DTypeName(dtype) << " " << shape.layout << ": " << agreement.Describe();
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/call_builder.h"
+#include "support/operator_named.h"
 #include "support/validation.h"
 #include "swi_glu_grad/swi_glu_grad.h"
 
@@ -12,15 +13,14 @@ namespace aclnn_check::swi_glu_grad {
 namespace {
 
 using testing::CallBuilder;
-
-const Operator& Op() { return *FindOperator("SwiGluGrad"); }
+using testing::FolderOperator;
 
 // x = [2, 64], split along dim -1: yGrad = [2, 32]; a half row is 32 elements (64 bytes in fp16).
 CallBuilder Valid(DType dtype = DType::kFloat32, Dims x_shape = {2, 64}, int64_t dim = -1) {
   const int64_t rank = static_cast<int64_t>(x_shape.size());
   Dims ygrad_shape = x_shape;
   ygrad_shape[static_cast<size_t>(dim < 0 ? dim + rank : dim)] /= 2;
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("yGrad", dtype, ygrad_shape)
       .Zeros("x", dtype, x_shape)
       .Zeros("out", dtype, x_shape)
@@ -33,16 +33,16 @@ TEST(SwiGluGradValidate, AcceptsEveryDTypeRankOneToEightAndEveryDim) {
   for (Product product : {Product::kA2, Product::kA3}) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       CallBuilder call = Valid(dtype);
-      EXPECT_TRUE(Op().Validate(call.Args(), product).ok()) << DTypeName(dtype);
+      EXPECT_TRUE(FolderOperator().Validate(call.Args(), product).ok()) << DTypeName(dtype);
     }
   }
   CallBuilder rank1 = Valid(DType::kFloat32, {2}, 0);
-  EXPECT_TRUE(Op().Validate(rank1.Args(), Product::kA2).ok());
+  EXPECT_TRUE(FolderOperator().Validate(rank1.Args(), Product::kA2).ok());
   const Dims eight{1, 2, 1, 2, 1, 2, 1, 2};
   for (int64_t dim = -8; dim < 8; ++dim) {
     if (eight[static_cast<size_t>(dim < 0 ? dim + 8 : dim)] != 2) continue;
     CallBuilder call = Valid(DType::kFloat16, eight, dim);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << dim;
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << dim;
   }
 }
 
@@ -62,7 +62,7 @@ TEST(SwiGluGradValidate, NullPointersAre161001) {
 
 TEST(SwiGluGradValidate, NullIsReportedBeforeEveryOtherProblem) {
   // Mixed dtypes, an odd split, a bad dim and an empty out: the null yGrad still wins.
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("x", DType::kFloat64, {3, 0})
       .Zeros("out", DType::kFloat16, {0})
       .Param("dim", int64_t{9});
@@ -77,7 +77,7 @@ TEST(SwiGluGradValidate, DTypeOutsideTheProductListIsTheMatrixRule) {
   ExpectRejected(bf16, ACLNN_ERR_PARAM_INVALID, "matrix.swiglu.bfloat16", Product::kInf);
   for (DType dtype : {DType::kFloat16, DType::kFloat32}) {
     CallBuilder call = Valid(dtype);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kInf).ok()) << DTypeName(dtype);
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kInf).ok()) << DTypeName(dtype);
   }
   CallBuilder doubles = Valid(DType::kFloat64);
   ExpectRejected(doubles, ACLNN_ERR_PARAM_INVALID, "matrix.swiglu.other");
@@ -115,7 +115,7 @@ TEST(SwiGluGradValidate, MixedDTypesAre161002) {
 }
 
 TEST(SwiGluGradValidate, RankZeroOrAboveEightIs161002) {
-  CallBuilder scalar(Op());
+  CallBuilder scalar(FolderOperator());
   scalar.Zeros("yGrad", DType::kFloat32, {})
       .Zeros("x", DType::kFloat32, {})
       .Zeros("out", DType::kFloat32, {})
@@ -134,14 +134,14 @@ TEST(SwiGluGradValidate, DimOutsideTheRankIs161002) {
   // The edges of [-rank, rank - 1] are accepted.
   for (int64_t dim : {-2, 1}) {
     CallBuilder call = Valid(DType::kFloat32, {4, 64}, dim);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << dim;
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << dim;
   }
 }
 
 TEST(SwiGluGradValidate, OddSplitIs161002EvenWhenTheTrailingProductIsEven) {
   // x = [4, 3, 2] along dim 1: 3 is odd although 3 * 2 is even (CANN's 910B tiling would split
   // the flattened block; the contract rejects it). yGrad [4, 1, 2] is the rounded-down half.
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Zeros("yGrad", DType::kFloat32, {4, 1, 2})
       .Zeros("x", DType::kFloat32, {4, 3, 2})
       .Zeros("out", DType::kFloat32, {4, 3, 2})
@@ -191,7 +191,7 @@ TEST(SwiGluGradValidate, ChecksRunInTheDocumentedOrder) {
   CallBuilder dim = Valid(DType::kFloat32, {3, 0});
   dim.Param("dim", int64_t{2});
   ExpectRejected(dim, ACLNN_ERR_PARAM_INVALID, "swiglu.check.dim");
-  CallBuilder odd(Op());
+  CallBuilder odd(FolderOperator());
   odd.Zeros("yGrad", DType::kFloat32, {9})
       .Zeros("x", DType::kFloat32, {3})
       .Zeros("out", DType::kFloat32, {0});
@@ -212,16 +212,16 @@ TEST(SwiGluGradValidate, InferenceSeriesNeedsSixtyFourByteHalfRows) {
   // in fp16 and 128 in fp32.
   for (DType dtype : {DType::kFloat16, DType::kFloat32}) {
     CallBuilder call = Valid(dtype);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kInf).ok()) << DTypeName(dtype);
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kInf).ok()) << DTypeName(dtype);
   }
   // 16 fp32 elements are 64 bytes; 16 fp16 elements are only 32.
   CallBuilder fp32 = Valid(DType::kFloat32, {3, 32});
-  EXPECT_TRUE(Op().Validate(fp32.Args(), Product::kInf).ok());
+  EXPECT_TRUE(FolderOperator().Validate(fp32.Args(), Product::kInf).ok());
   CallBuilder fp16 = Valid(DType::kFloat16, {3, 32});
   ExpectRejected(fp16, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
   // The half row spans the trailing dims: [5, 2, 16] along dim 1 is 16 elements per half.
   CallBuilder trailing = Valid(DType::kFloat32, {5, 2, 16}, 1);
-  EXPECT_TRUE(Op().Validate(trailing.Args(), Product::kInf).ok());
+  EXPECT_TRUE(FolderOperator().Validate(trailing.Args(), Product::kInf).ok());
   CallBuilder trailing_fp16 = Valid(DType::kFloat16, {5, 2, 16}, -2);
   ExpectRejected(trailing_fp16, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
   // Along the last dim only the last dim counts: [5, 2, 16] along -1 is 8 elements.
@@ -229,19 +229,20 @@ TEST(SwiGluGradValidate, InferenceSeriesNeedsSixtyFourByteHalfRows) {
   ExpectRejected(last, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
   // The other products have no such rule.
   CallBuilder a2 = Valid(DType::kFloat16, {3, 6});
-  EXPECT_TRUE(Op().Validate(a2.Args(), Product::kA2).ok());
-  EXPECT_TRUE(Op().Validate(a2.Args(), Product::kA3).ok());
+  EXPECT_TRUE(FolderOperator().Validate(a2.Args(), Product::kA2).ok());
+  EXPECT_TRUE(FolderOperator().Validate(a2.Args(), Product::kA3).ok());
   ExpectRejected(a2, ACLNN_ERR_PARAM_INVALID, "swiglu.align64", Product::kInf);
 }
 
 // The case-file plan of an axis point, laid out as zero tensors.
 CallBuilder FromPlan(const nlohmann::json& axes, DType dtype) {
   std::string error;
-  const std::optional<CallPlan> plan = Op().def().plan(axes, dtype, &error);
+  const std::optional<CallPlan> plan = FolderOperator().def().plan(axes, dtype, &error);
   EXPECT_TRUE(plan.has_value()) << error;
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   for (size_t slot = 0; slot < plan->tensors.size(); ++slot) {
-    call.Zeros(Op().tensors()[slot].name, plan->tensors[slot]->dtype, plan->tensors[slot]->shape);
+    call.Zeros(FolderOperator().tensors()[slot].name, plan->tensors[slot]->dtype,
+               plan->tensors[slot]->shape);
   }
   call.Param("dim", plan->params.at(kDim));
   return call;
@@ -249,16 +250,17 @@ CallBuilder FromPlan(const nlohmann::json& axes, DType dtype) {
 
 TEST(SwiGluGradValidate, PlansOfValidAxesPassAndNegativeOnesReachTheirCheck) {
   nlohmann::json defaults = nlohmann::json::object();
-  for (const AxisDef& axis : Op().axes()) defaults[axis.name] = axis.default_values->at(0);
+  for (const AxisDef& axis : FolderOperator().axes())
+    defaults[axis.name] = axis.default_values->at(0);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     CallBuilder call = FromPlan(defaults, dtype);
-    EXPECT_TRUE(Op().Validate(call.Args(), Product::kA2).ok()) << DTypeName(dtype);
+    EXPECT_TRUE(FolderOperator().Validate(call.Args(), Product::kA2).ok()) << DTypeName(dtype);
     EXPECT_EQ(call.tensor("yGrad").view().shape, (Dims{16, 64}));
   }
   CallBuilder middle = FromPlan({{"x_shape", {3, 4, 5}}, {"dim", -2}}, DType::kFloat16);
   EXPECT_EQ(middle.tensor("yGrad").view().shape, (Dims{3, 2, 5}));
   EXPECT_EQ(middle.tensor("out").view().shape, (Dims{3, 4, 5}));
-  EXPECT_TRUE(Op().Validate(middle.Args(), Product::kA3).ok());
+  EXPECT_TRUE(FolderOperator().Validate(middle.Args(), Product::kA3).ok());
   CallBuilder odd = FromPlan({{"x_shape", {4, 7}}, {"dim", 1}}, DType::kFloat32);
   EXPECT_EQ(odd.tensor("yGrad").view().shape, (Dims{4, 3}));
   ExpectRejected(odd, ACLNN_ERR_PARAM_INVALID, "swiglu.check.odd_split");
