@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "check/rule_ids.h"
 #include "core/status.h"
 #include "core/view_storage.h"
 
@@ -73,7 +74,7 @@ std::string DescribeElement(const ElementReport& e) {
 void RecordElementRules(const std::string& name, const OutputCheck& check, Outcome* outcome) {
   int64_t rule_failures = 0;
   for (const auto& [rule_id, tally] : check.rules) {
-    if (rule_id == "numerics.rounding_bias" || rule_id == "numerics.underflow") continue;
+    if (rule_id == rule_ids::kRoundingBias || rule_id == rule_ids::kUnderflow) continue;
     rule_failures += tally.applied - tally.held;
     outcome->Rule(rule_id, tally.held == tally.applied,
                   name + ": " + std::to_string(tally.applied - tally.held) + " of " +
@@ -82,19 +83,19 @@ void RecordElementRules(const std::string& name, const OutputCheck& check, Outco
                   tally.applied);
   }
   const int64_t plain_failures = check.metrics.failures - rule_failures;
-  outcome->Rule("numerics.element_bound", plain_failures == 0,
+  outcome->Rule(rule_ids::kElementBound, plain_failures == 0,
                 name + ": " + std::to_string(plain_failures) + " of " +
                     std::to_string(check.metrics.elements) + " elements outside the bound; " +
                     DescribeElement(check.metrics.worst),
                 check.metrics.elements);
   if (check.metrics.rounding_bias) {
     outcome->Rule(
-        "numerics.rounding_bias", check.metrics.rounding_bias_ok,
+        rule_ids::kRoundingBias, check.metrics.rounding_bias_ok,
         name + ": mean signed error " + std::to_string(*check.metrics.rounding_bias) +
             " ulp; correctly rounded: " + std::to_string(*check.metrics.correctly_rounded_bias) +
             " ulp (limit 0.1 on either the error or its excess)");
   }
-  if (check.metrics.underflow_accepted > 0) outcome->Rule("numerics.underflow", true);
+  if (check.metrics.underflow_accepted > 0) outcome->Rule(rule_ids::kUnderflow, true);
 }
 
 // One computed output against its reference; returns what the report shows of it.
@@ -105,7 +106,7 @@ OutputResult CheckComputedOutput(const TestPoint& point, const TensorSlot& def,
   const Operator& op = point.op();
   const int64_t outside = FirstChangeOutside(host, after);
   outcome->Rule(
-      "harness.writes_inside_view", outside < 0,
+      rule_ids::kWritesInsideView, outside < 0,
       std::string(def.name) + " written outside its view at byte " + std::to_string(outside));
   TensorView view = host.view();
   view.data = const_cast<std::byte*>(after.data());
@@ -200,7 +201,7 @@ void JudgeWorkspaceStatus(const TestPoint& point, const AcceptedStatuses& accept
   const std::vector<int>& statuses = accepted.statuses;
   const bool status_ok =
       accepted.any || std::find(statuses.begin(), statuses.end(), status) != statuses.end();
-  const std::string status_rule = point.expected.ok() ? "harness.status" : point.expected.rule;
+  const std::string status_rule = point.expected.ok() ? rule_ids::kStatus : point.expected.rule;
   outcome->Rule(status_rule, status_ok,
                 WithProviderMessage("GetWorkspaceSize returned " + DescribeStatus(status) +
                                         ", expected " + StatusList(statuses),
@@ -218,10 +219,10 @@ void CheckRejectedCall(const Operator& op, const PreparedPoint& prepared, const 
   for (size_t slot = 0; slot < op.tensors().size(); ++slot) {
     if (!call.buffers[slot] || op.tensors()[slot].role != SlotRole::kOutput) continue;
     if (const auto violation = call.buffers[slot]->GuardViolation()) {
-      outcome->Rule("harness.guard_bytes", false, *violation);
+      outcome->Rule(rule_ids::kGuardBytes, false, *violation);
     }
     const int64_t changed = call.buffers[slot]->FirstDifference(*prepared.tensors[slot]);
-    outcome->Rule("harness.reject_writes_nothing", changed < 0,
+    outcome->Rule(rule_ids::kRejectWritesNothing, changed < 0,
                   std::string(op.tensors()[slot].name) + " changed at byte " +
                       std::to_string(changed) + " by a rejected call");
   }
@@ -239,11 +240,11 @@ void JudgeLaunch(aclnnStatus executed, const Provider& provider, DeviceCall* cal
   result->execute_status = executed;
   if (call->workspace) {
     const auto violation = call->workspace->GuardViolation();
-    outcome->Rule("harness.guard_bytes", !violation, violation.value_or(""));
+    outcome->Rule(rule_ids::kGuardBytes, !violation, violation.value_or(""));
     call->workspace.reset();  // its memory then serves the outputs' downloads
   }
   if (executed != 0) result->provider_message = provider.RecentError();
-  outcome->Rule("harness.status", executed == 0,
+  outcome->Rule(rule_ids::kStatus, executed == 0,
                 WithProviderMessage("execute returned " + DescribeStatus(executed),
                                     result->provider_message));
 }
@@ -263,10 +264,10 @@ CallDownloads CheckInputsAndDownload(const Operator& op, const PreparedPoint& pr
       continue;
     }
     const std::optional<std::string> violation = buffer->GuardViolation();
-    outcome->Rule("harness.guard_bytes", !violation, violation.value_or(""));
+    outcome->Rule(rule_ids::kGuardBytes, !violation, violation.value_or(""));
     const int64_t changed = buffer->FirstDifference(host);
     buffer.reset();
-    outcome->Rule("harness.inputs_unchanged", changed < 0,
+    outcome->Rule(rule_ids::kInputsUnchanged, changed < 0,
                   std::string(def.name) + " changed at byte " + std::to_string(changed));
     if (IsFloating(host.view().dtype))
       downloads.floating_inputs.emplace_back(std::string(def.name), host.view());
@@ -287,11 +288,11 @@ void CheckOutputs(const TestPoint& point, const PreparedPoint& prepared,
     const std::optional<std::string> violation =
         std::move(downloads.outputs[slot]->guard_violation);
     downloads.outputs[slot].reset();
-    outcome->Rule("harness.guard_bytes", !violation, violation.value_or(""));
+    outcome->Rule(rule_ids::kGuardBytes, !violation, violation.value_or(""));
     const ReferenceOutput& expected = reference.outputs[slot];
     if (!expected.computed) {
       const int64_t changed = FirstChangeIn(host, after, 0, after.size());
-      outcome->Rule("harness.untouched_output", changed < 0,
+      outcome->Rule(rule_ids::kUntouchedOutput, changed < 0,
                     std::string(def.name) + " must be left untouched but changed at byte " +
                         std::to_string(changed));
       continue;
