@@ -8,6 +8,8 @@
       except those of the outputs named, whose kernels sum in an order that follows the vector
       width (the cpu provider)
 
+--shard-of-expected: ACTUAL ran one shard (--shard) of EXPECTED's run; only its points are compared.
+
 Exits 0 when the reports agree, 1 with one line per difference (at most 20) when they do not,
 2 on unreadable input.
 """
@@ -59,10 +61,11 @@ def output_differences(point_id, op, expected, actual, width_sums):
     return differences, allowed
 
 
-def compare(expected, actual, exact, width_sums):
+def compare(expected, actual, exact, width_sums, shard):
     differences = []
     allowed = 0
-    for point_id in sorted(set(expected) | set(actual)):
+    ids = set(actual) if shard else set(expected) | set(actual)
+    for point_id in sorted(ids):
         if point_id not in actual or point_id not in expected:
             where = "expected" if point_id in expected else "actual"
             differences.append(f"{point_id}: only in {where}")
@@ -91,14 +94,17 @@ def main():
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--exact", action="store_true")
     mode.add_argument("--vector-width-sums", nargs="*", metavar="OP:OUTPUT")
+    parser.add_argument("--shard-of-expected", action="store_true")
     args = parser.parse_args()
     expected, actual = load_points(args.expected), load_points(args.actual)
     width_sums = set(args.vector_width_sums or ())
-    differences, allowed = compare(expected, actual, args.exact, width_sums)
+    differences, allowed = compare(expected, actual, args.exact, width_sums,
+                                   args.shard_of_expected)
     for line in differences[:20]:
         print(line)
     verdict = "differ" if differences else "agree"
-    print(f"compare_reports: {len(expected)} test points {verdict}: {len(differences)} differences, "
+    compared = len(actual) if args.shard_of_expected else len(expected)
+    print(f"compare_reports: {compared} test points {verdict}: {len(differences)} differences, "
           f"{allowed} outputs whose metrics follow the vector width ({args.actual})")
     return 1 if differences else 0
 
