@@ -14,6 +14,7 @@
 
 #include <cstdint>
 
+#include "cpu/simd_vector_slots-inl.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -26,10 +27,11 @@ class CascadeSum {
   using V = hn::Vec<DF>;
   static constexpr uint64_t kBlock = 4;
 
-  explicit CascadeSum(DF df = DF()) : df_(df), block_(hn::Zero(df)) {}
+  explicit CascadeSum(DF df = DF()) : df_(df) { slots_.Put(kBlockSlot, hn::Zero(df)); }
 
   void Add(V term) {
-    block_ = (terms_ % kBlock == 0) ? term : hn::Add(block_, term);
+    slots_.Put(kBlockSlot,
+               (terms_ % kBlock == 0) ? term : hn::Add(slots_.Get(kBlockSlot), term));
     if (++terms_ % kBlock == 0) PushBlock();
   }
 
@@ -38,7 +40,7 @@ class CascadeSum {
   void AddBlock(V a, V b, V c, V d) {
     static_assert(kBlock == 4);
     HWY_DASSERT(terms_ % kBlock == 0);
-    block_ = hn::Add(hn::Add(hn::Add(a, b), c), d);
+    slots_.Put(kBlockSlot, hn::Add(hn::Add(hn::Add(a, b), c), d));
     terms_ += kBlock;
     PushBlock();
   }
@@ -50,7 +52,7 @@ class CascadeSum {
     bool any = false;
     for (int level = 0; (blocks_ >> level) != 0; ++level) {
       if ((blocks_ >> level) & 1) {
-        total = any ? hn::Add(levels_[level], total) : levels_[level];
+        total = any ? hn::Add(slots_.Get(level), total) : slots_.Get(level);
         any = true;
       }
     }
@@ -60,19 +62,20 @@ class CascadeSum {
  private:
   static constexpr int kLevels = 48;
 
+  static constexpr int kBlockSlot = kLevels;  // the block being summed, after the levels
+
   void PushBlock() {
-    V carry = block_;
+    V carry = slots_.Get(kBlockSlot);
     uint64_t count = blocks_++;
     int level = 0;
-    for (; count & 1; count >>= 1, ++level) carry = hn::Add(levels_[level], carry);
-    levels_[level] = carry;
+    for (; count & 1; count >>= 1, ++level) carry = hn::Add(slots_.Get(level), carry);
+    slots_.Put(level, carry);
   }
 
   DF df_;
-  V block_;
   uint64_t terms_ = 0;
   uint64_t blocks_ = 0;
-  V levels_[kLevels];
+  VectorSlots<DF, kLevels + 1> slots_;  // levels_[0..kLevels), then the block
 };
 
 }  // namespace aclnn_check::simd::HWY_NAMESPACE

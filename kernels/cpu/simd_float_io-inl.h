@@ -208,13 +208,42 @@ template <class T>
 constexpr size_t kGroupVectors =
     (ACLNN_CHECK_BFLOAT16_PAIRS == 1 && std::is_same_v<T, hwy::bfloat16_t>) ? 2 : 1;
 
+// A one-vector group is the vector itself: SVE's vectors are sizeless and may not be array
+// elements (pairs exist on x86 only, whose vectors are ordinary classes).
+template <class DF, size_t kVectors>
+struct FloatGroupOf {
+  using type = std::array<hn::Vec<DF>, kVectors>;
+};
+template <class DF>
+struct FloatGroupOf<DF, 1> {
+  using type = hn::Vec<DF>;
+};
+
 template <class DF, class T>
-using FloatGroup = std::array<hn::Vec<DF>, kGroupVectors<T>>;
+using FloatGroup = typename FloatGroupOf<DF, kGroupVectors<T>>::type;
+
+// Vector v of a group, read and written alike for one-vector groups and pairs.
+template <class V>
+HWY_INLINE V GroupVector(const V& group, size_t /* v */) {
+  return group;
+}
+template <class V, size_t kVectors>
+HWY_INLINE V GroupVector(const std::array<V, kVectors>& group, size_t v) {
+  return group[v];
+}
+template <class V>
+HWY_INLINE void SetGroupVector(V& group, size_t /* v */, V value) {
+  group = value;
+}
+template <class V, size_t kVectors>
+HWY_INLINE void SetGroupVector(std::array<V, kVectors>& group, size_t v, V value) {
+  group[v] = value;
+}
 
 template <class DF, class T>
 HWY_INLINE FloatGroup<DF, T> LoadGroupAsFloat(DF df, const T* p) {
   if constexpr (kGroupVectors<T> == 1) {
-    return {LoadAsFloat(df, p)};
+    return LoadAsFloat(df, p);
   } else {
 #if ACLNN_CHECK_BFLOAT16_PAIRS
     const hn::Repartition<uint16_t, DF> du16;
@@ -232,7 +261,7 @@ HWY_INLINE FloatGroup<DF, T> LoadGroupAsFloat(DF df, const T* p) {
 template <bool kStream, class DF, class T>
 HWY_INLINE void PutGroupRounded(const FloatGroup<DF, T>& group, DF df, T* p) {
   if constexpr (kGroupVectors<T> == 1) {
-    PutRounded<kStream>(group[0], df, p);
+    PutRounded<kStream>(group, df, p);
   } else {
 #if ACLNN_CHECK_BFLOAT16_PAIRS
     const hn::RebindToSigned<DF> di32;

@@ -45,10 +45,10 @@ HWY_INLINE hn::Vec<DF> DivideByThree(DF df, hn::Vec<DF> x) {
 template <class Interval, class T>
 void HardswishGradSpan(const T* grad, const T* self, T* out, size_t n, bool stream_outputs) {
   const hn::ScalableTag<float> df;
-  const auto half = hn::Set(df, 0.5f);
   using V = hn::Vec<decltype(df)>;
   MapElements<Prefetch::kNone>(
       df, std::array{grad, self}, std::array{out}, n, stream_outputs, [=](V g, V x) {
+        const auto half = hn::Set(df, 0.5f);
         return Interval::Select(df, x, g, hn::Mul(g, hn::Add(DivideByThree(df, x), half)));
       });
 }

@@ -47,14 +47,16 @@ HWY_INLINE void PrefetchAhead(const T* p, size_t bytes = kPrefetchBytes) {
 
 enum class Prefetch { kInputs, kNone };
 
-// Gives one float32 vector per input stream to compute(v...), which returns one per output stream
-// (a vector, or a std::array of them), for all n elements, a group at a time (LoadGroupAsFloat:
-// one vector or two, whose elements may be reordered, so compute must treat every lane alike).
-// Inputs are prefetched kPrefetchBytes ahead unless kPrefetch is kNone. Outputs go past the caches
-// when stream_outputs is set and every output stream is aligned to a group's bytes, else through
-// them. compute is taken by value and should hold its constants by value: the output stores may
-// alias anything a reference points to, so constants behind references are loaded again for every
-// group (Logit's float16 ran 17 % slower so on AVX2).
+// Gives one float32 vector per input stream to compute, for all n elements, a group at a time
+// (LoadGroupAsFloat: one vector or two, whose elements may be reordered, so compute must treat
+// every lane alike). With one output stream compute(v...) returns its vector; with more,
+// compute(emit, v...) calls emit(o...) once with one vector per output stream (SVE's sizeless
+// vectors can be neither returned in an array nor captured by copy). Inputs are prefetched
+// kPrefetchBytes ahead unless kPrefetch is kNone. Outputs go past the caches when stream_outputs
+// is set and every output stream is aligned to a group's bytes, else through them. compute is
+// taken by value and should hold its constants by value, as scalars it broadcasts (hn::Set) in
+// its body: the output stores may alias anything a reference points to, so constants behind
+// references are loaded again for every group (Logit's float16 ran 17 % slower so on AVX2).
 template <Prefetch kPrefetch, class DF, class T, size_t kInputs, size_t kOutputs, class Compute>
 HWY_INLINE void MapElements(DF df, const std::array<const T*, kInputs>& inputs,
                             const std::array<T*, kOutputs>& outputs, size_t n, bool stream_outputs,
@@ -62,11 +64,12 @@ HWY_INLINE void MapElements(DF df, const std::array<const T*, kInputs>& inputs,
   using V = hn::Vec<DF>;
   constexpr size_t kVectors = kGroupVectors<T>;
   const size_t group = kVectors * hn::Lanes(df);
-  const auto as_outputs = [](const auto& result) -> std::array<V, kOutputs> {
-    if constexpr (std::is_same_v<std::decay_t<decltype(result)>, V>) {
-      return {result};
+  // The results of compute on one vector per input, handed to results(o...).
+  const auto apply = [&](const auto& results, auto... in) {
+    if constexpr (kOutputs == 1) {
+      results(compute(in...));
     } else {
-      return result;
+      compute(results, in...);
     }
   };
   // One group from `from` to `to`, written with put(group, p). Expanded over index packs rather
@@ -76,20 +79,32 @@ HWY_INLINE void MapElements(DF df, const std::array<const T*, kInputs>& inputs,
   const auto step = [&](const std::array<const T*, kInputs>& from,
                         const std::array<T*, kOutputs>& to, const auto& put) {
     [&]<size_t... I>(std::index_sequence<I...>) {
-      const std::array<FloatGroup<DF, T>, kInputs> in{LoadGroupAsFloat(df, from[I])...};
-      const auto results_of = [&](auto vector) {
-        return as_outputs(compute(in[I][decltype(vector)::value]...));
-      };
-      [&]<size_t... G>(std::index_sequence<G...>) {
-        const std::array<std::array<V, kOutputs>, kVectors> results{
-            results_of(std::integral_constant<size_t, G>())...};
-        const auto output_group = [&](auto output) {
-          return FloatGroup<DF, T>{results[G][decltype(output)::value]...};
+      if constexpr (kVectors == 1) {
+        apply(
+            [&](auto... results) {
+              [&]<size_t... O>(std::index_sequence<O...>) {
+                (put(results, to[O]), ...);
+              }(std::make_index_sequence<kOutputs>());
+            },
+            LoadAsFloat(df, from[I])...);
+      } else {  // pairs (x86 only): ordinary vector classes, so arrays of them
+        const std::array<FloatGroup<DF, T>, kInputs> in{LoadGroupAsFloat(df, from[I])...};
+        const auto results_of = [&](auto vector) {
+          std::array<V, kOutputs> results;
+          apply([&](auto... o) { results = {o...}; }, in[I][decltype(vector)::value]...);
+          return results;
         };
-        [&]<size_t... O>(std::index_sequence<O...>) {
-          (put(output_group(std::integral_constant<size_t, O>()), to[O]), ...);
-        }(std::make_index_sequence<kOutputs>());
-      }(std::make_index_sequence<kVectors>());
+        [&]<size_t... G>(std::index_sequence<G...>) {
+          const std::array<std::array<V, kOutputs>, kVectors> results{
+              results_of(std::integral_constant<size_t, G>())...};
+          const auto output_group = [&](auto output) {
+            return FloatGroup<DF, T>{results[G][decltype(output)::value]...};
+          };
+          [&]<size_t... O>(std::index_sequence<O...>) {
+            (put(output_group(std::integral_constant<size_t, O>()), to[O]), ...);
+          }(std::make_index_sequence<kOutputs>());
+        }(std::make_index_sequence<kVectors>());
+      }
     }(std::make_index_sequence<kInputs>());
   };
   const auto body = [&](const auto& put) {

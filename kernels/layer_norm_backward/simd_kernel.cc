@@ -39,26 +39,25 @@ constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 constexpr size_t kPrefetchBytes = 4096;
 
 // One row's operands: gradOut and input, their last partial vector copied into zero-padded
-// buffers, and the row's mean and rstd.
+// buffers, and the row's mean and rstd (scalars: SVE's sizeless vectors cannot be members).
 template <class DF, class T>
 struct RowOperands {
-  using V = hn::Vec<DF>;
   const T* grad = nullptr;
   const T* input = nullptr;
   int64_t whole = 0;  // elements in whole vectors
-  V mean, rstd, shift;
+  float mean = 0, rstd = 0, shift = 0;
   bool fused = false;  // RowCentering's choice for the row (layer_norm_backward.h)
   alignas(HWY_MAX_BYTES) T tails[2][kMaxLanes];
 
-  void Point(DF df, const RowItems& job, int64_t r, int64_t whole_elements) {
+  void Point(const RowItems& job, int64_t r, int64_t whole_elements) {
     const int64_t m = job.row_size;
     grad = static_cast<const T*>(job.grad_out) + r * m;
     input = static_cast<const T*>(job.input) + r * m;
     whole = whole_elements;
     const RowCentering centering(job.mean[r], job.rstd[r]);
-    mean = hn::Set(df, centering.mean);
-    rstd = hn::Set(df, centering.rstd);
-    shift = hn::Set(df, centering.shift);
+    mean = centering.mean;
+    rstd = centering.rstd;
+    shift = centering.shift;
     fused = centering.fused;
     if (whole < m) {
       std::memset(tails, 0, sizeof(tails));
@@ -73,16 +72,15 @@ struct RowOperands {
 // What gradInput needs of its row's sums: mean(gradOut * weight), mean(gradOut * weight * xhat).
 template <class DF>
 struct RowMeans {
-  hn::Vec<DF> gw, gw_xh;
+  float gw = 0, gw_xh = 0;
 };
 
 // What every pass of an item shares.
 template <class DF, class T>
 struct ItemContext {
-  using V = hn::Vec<DF>;
   const RowItems& job;
   int64_t lanes, m, whole, stepped;
-  V count;
+  float count;
   float* item_dw;  // null: neither gradWeight nor gradBias
   float* item_db;
 };
@@ -109,14 +107,16 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
   const T* const cur_input = cur.input;
   const T* const next_grad = nxt.grad;
   const T* const next_input = nxt.input;
-  const V cur_mean = cur.mean, cur_rstd = cur.rstd, next_mean = nxt.mean, next_rstd = nxt.rstd;
-  const V cur_shift = cur.shift, next_shift = nxt.shift;
+  const V cur_mean = hn::Set(df, cur.mean), cur_rstd = hn::Set(df, cur.rstd);
+  const V next_mean = hn::Set(df, nxt.mean), next_rstd = hn::Set(df, nxt.rstd);
+  const V cur_shift = hn::Set(df, cur.shift), next_shift = hn::Set(df, nxt.shift);
   const bool cur_fused = cur.fused, next_fused = nxt.fused;
   // RowCentering on vectors.
   const auto centered = [](V x, V mean, V rstd, V shift, bool fused) {
     return fused ? hn::MulAdd(x, rstd, shift) : hn::Mul(hn::Sub(x, mean), rstd);
   };
-  const V mean_gw = current_means.gw, mean_gw_xh = current_means.gw_xh;
+  const V mean_gw = hn::Set(df, current_means.gw);
+  const V mean_gw_xh = hn::Set(df, current_means.gw_xh);
 
   // The current row at j: gradInput's vector (stored by the caller) and the column terms.
   const auto finish = [&](const T* g_at, const T* x_at, int64_t j, V w) {
@@ -145,27 +145,33 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
 
   CascadeSum<DF> sum_gw(df), sum_gw_xh(df);
   const int64_t lanes = c.lanes;
-  for (int64_t j = 0; j < c.stepped; j += kVectorsPerStep * lanes) {
-    V gw[kVectorsPerStep], gw_xh[kVectorsPerStep];
-    for (int64_t v = 0; v < kVectorsPerStep; ++v) {
-      const int64_t at = j + v * lanes;
-      const V w = hn::LoadU(df, weight + at);
-      if constexpr (kSums) {
-        PrefetchAhead(next_grad + at, kPrefetchBytes);
-        PrefetchAhead(next_input + at, kPrefetchBytes);
-        sums_terms(next_grad + at, next_input + at, w, gw[v], gw_xh[v]);
-      }
-      if constexpr (kFinish) {
-        const V grad_input = finish(cur_grad + at, cur_input + at, at, w);
-        if (out) {
-          PrefetchAhead(out + at, kPrefetchBytes);
-          StoreRounded(grad_input, df, out + at);
-        }
+  // One vector of a step at `at`, its sums' terms into gw and gw_xh (named, not arrays: SVE's
+  // sizeless vectors cannot be array elements).
+  const auto column = [&](int64_t at, V& gw, V& gw_xh) {
+    const V w = hn::LoadU(df, weight + at);
+    if constexpr (kSums) {
+      PrefetchAhead(next_grad + at, kPrefetchBytes);
+      PrefetchAhead(next_input + at, kPrefetchBytes);
+      sums_terms(next_grad + at, next_input + at, w, gw, gw_xh);
+    }
+    if constexpr (kFinish) {
+      const V grad_input = finish(cur_grad + at, cur_input + at, at, w);
+      if (out) {
+        PrefetchAhead(out + at, kPrefetchBytes);
+        StoreRounded(grad_input, df, out + at);
       }
     }
+  };
+  static_assert(kVectorsPerStep == 4);
+  for (int64_t j = 0; j < c.stepped; j += kVectorsPerStep * lanes) {
+    V gw0, gw1, gw2, gw3, gw_xh0, gw_xh1, gw_xh2, gw_xh3;
+    column(j, gw0, gw_xh0);
+    column(j + lanes, gw1, gw_xh1);
+    column(j + 2 * lanes, gw2, gw_xh2);
+    column(j + 3 * lanes, gw3, gw_xh3);
     if constexpr (kSums) {
-      sum_gw.AddBlock(gw[0], gw[1], gw[2], gw[3]);
-      sum_gw_xh.AddBlock(gw_xh[0], gw_xh[1], gw_xh[2], gw_xh[3]);
+      sum_gw.AddBlock(gw0, gw1, gw2, gw3);
+      sum_gw_xh.AddBlock(gw_xh0, gw_xh1, gw_xh2, gw_xh3);
     }
   }
   for (int64_t j = c.stepped; j < c.m; j += lanes) {
@@ -190,8 +196,7 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
     }
   }
   if constexpr (!kSums) return current_means;
-  return {hn::Div(hn::Set(df, sum_gw.Total()), c.count),
-          hn::Div(hn::Set(df, sum_gw_xh.Total()), c.count)};
+  return {sum_gw.Total() / c.count, sum_gw_xh.Total() / c.count};
 }
 
 // The rows of one item. With gradInput selected each row is read twice, its sums and then its
@@ -214,7 +219,7 @@ void Item(const RowItems& job, int64_t item) {
                       m,
                       whole,
                       whole - whole % (kVectorsPerStep * lanes),
-                      hn::Set(df, static_cast<float>(m)),
+                      static_cast<float>(m),
                       nullptr,
                       nullptr};
   if (job.column_partials) {
@@ -227,19 +232,19 @@ void Item(const RowItems& job, int64_t item) {
   T* const grad_input = static_cast<T*>(job.grad_input);
   if (!grad_input) {
     for (int64_t r = first; r < last; ++r) {
-      rows[0].Point(df, job, r, whole);
+      rows[0].Point(job, r, whole);
       Pass<false, true>(df, c, &rows[0], RowMeans<D>{}, nullptr, r == first, nullptr);
     }
     return;
   }
-  rows[0].Point(df, job, first, whole);
+  rows[0].Point(job, first, whole);
   RowMeans<D> means = Pass<true, false>(df, c, nullptr, RowMeans<D>{}, nullptr, false, &rows[0]);
   for (int64_t r = first; r < last; ++r) {
     const RowOperands<D, T>& current = rows[(r - first) % 2];
     RowOperands<D, T>& next = rows[(r - first + 1) % 2];
     T* out = grad_input + r * m;
     if (r + 1 < last) {
-      next.Point(df, job, r + 1, whole);
+      next.Point(job, r + 1, whole);
       means = Pass<true, true>(df, c, &current, means, out, r == first, &next);
     } else {
       Pass<false, true>(df, c, &current, means, out, r == first, nullptr);

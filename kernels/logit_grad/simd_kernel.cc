@@ -24,12 +24,10 @@ template <class T>
 void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t n,
           bool stream_outputs) {
   const hn::ScalableTag<float> df;
-  const auto lo = hn::Set(df, table.lo);
-  const auto hi = hn::Set(df, table.hi);
-  const auto fill = hn::Set(df, table.fill);
-  const auto one = hn::Set(df, 1.0f);
-  const auto nan = hn::Set(df, std::numeric_limits<float>::quiet_NaN());
-  const auto inf = hn::Set(df, std::numeric_limits<float>::infinity());
+  // Scalars, broadcast in the lambdas: SVE's sizeless vectors cannot be captured by copy.
+  const float lo = table.lo, hi = table.hi, fill = table.fill;
+  constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
   // The mode is chosen once per span, outside the loop.
   const auto run = [&](const auto& compute) {
     MapElements<Prefetch::kNone>(df, std::array{x_in, dy_in}, std::array{out}, n, stream_outputs,
@@ -38,16 +36,18 @@ void Span(const FloatTable& table, const T* x_in, const T* dy_in, T* out, size_t
   using V = hn::Vec<decltype(df)>;
   switch (table.mode) {
     case TableMode::kFill:
-      run([=](V, V) { return fill; });
+      run([=](V, V) { return hn::Set(df, fill); });
       break;
     case TableMode::kSignOfDy:
-      run([=](V, V dy) { return hn::Mul(dy, inf); });
+      run([=](V, V dy) { return hn::Mul(dy, hn::Set(df, kInf)); });
       break;
     case TableMode::kRange:
       run([=](V x, V dy) {
-        const auto formula = hn::Div(dy, hn::Mul(x, hn::Sub(one, x)));
-        const auto inside = hn::And(hn::Ge(x, lo), hn::Le(x, hi));
-        return hn::IfThenElse(hn::IsFinite(x), hn::IfThenElse(inside, formula, fill), nan);
+        const auto formula = hn::Div(dy, hn::Mul(x, hn::Sub(hn::Set(df, 1.0f), x)));
+        const auto inside = hn::And(hn::Ge(x, hn::Set(df, lo)), hn::Le(x, hn::Set(df, hi)));
+        return hn::IfThenElse(hn::IsFinite(x),
+                              hn::IfThenElse(inside, formula, hn::Set(df, fill)),
+                              hn::Set(df, kNan));
       });
       break;
   }

@@ -18,6 +18,7 @@
 #include "cpu/float_element.h"
 #include "cpu/simd_float_io-inl.h"
 #include "cpu/simd_streams-inl.h"
+#include "cpu/simd_vector_slots-inl.h"
 #include "cpu/thread_scratch.h"
 #include "nsa_compress_grad/nsa_compress_grad.h"
 #include "nsa_compress_grad/simd_windows.h"
@@ -26,10 +27,13 @@ HWY_BEFORE_NAMESPACE();
 namespace aclnn_check::nsa_compress_grad::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 using simd::HWY_NAMESPACE::FloatGroup;
+using simd::HWY_NAMESPACE::GroupVector;
 using simd::HWY_NAMESPACE::kGroupVectors;
 using simd::HWY_NAMESPACE::LoadGroupAsFloat;
 using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::PutGroupRounded;
+using simd::HWY_NAMESPACE::SetGroupVector;
+using simd::HWY_NAMESPACE::VectorSlots;
 
 // Input and inputGrad rows are prefetched 4 KiB ahead (for reading: an inputGrad line no other
 // core holds arrives exclusive, so the store does not wait for it), each line as the block loop
@@ -86,9 +90,9 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
     const auto partial = [&](size_t k) {
       return lane_partials + (row.WeightRow(job, k) * job.heads + n) * lanes;
     };
-    V w[kSlots], dot[kSlots];
+    VectorSlots<DF, kSlots> w, dot;
     if constexpr (kWindows > 0) {
-      for (size_t k = 0; k < kWindows; ++k) w[k] = weight(k), dot[k] = hn::Zero(df);
+      for (size_t k = 0; k < kWindows; ++k) w.Put(k, weight(k)), dot.Put(k, hn::Zero(df));
     }
     int64_t e = 0;
     for (; e + 4 * lanes <= job.head_dim; e += 4 * lanes) {
@@ -96,45 +100,47 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
         PrefetchAhead(x_at + e + b, kPrefetchBytes);
         PrefetchAhead(out_at + e + b, kPrefetchBytes);
       }
-      V x[4];
+      VectorSlots<DF, 4> x;
       for (size_t q = 0; q < 4; q += kGroup) {
         const FloatGroup<DF, T> group = LoadGroupAsFloat(df, x_at + e + q * lanes);
-        for (size_t v = 0; v < kGroup; ++v) x[q + v] = group[v];
+        for (size_t v = 0; v < kGroup; ++v) x.Put(q + v, GroupVector(group, v));
       }
-      V sum[4] = {hn::Zero(df), hn::Zero(df), hn::Zero(df), hn::Zero(df)};
+      VectorSlots<DF, 4> sum;
+      for (size_t v = 0; v < 4; ++v) sum.Put(v, hn::Zero(df));
       for (size_t k = 0; k < covering; ++k) {
         const float* g_at = row.WindowGrad(job, k) + head + e;
-        const V g[4] = {hn::Load(df, g_at), hn::Load(df, g_at + lanes),
-                        hn::Load(df, g_at + 2 * lanes), hn::Load(df, g_at + 3 * lanes)};
-        const V wk = kWindows > 0 ? w[k] : weight(k);
-        for (size_t v = 0; v < 4; ++v) sum[v] = hn::Add(sum[v], hn::Mul(wk, g[v]));
-        const V block = hn::Add(hn::MulAdd(g[1], x[1], hn::Mul(g[0], x[0])),
-                                hn::MulAdd(g[3], x[3], hn::Mul(g[2], x[2])));
+        VectorSlots<DF, 4> g;
+        for (size_t v = 0; v < 4; ++v) g.Put(v, hn::Load(df, g_at + v * lanes));
+        const V wk = kWindows > 0 ? w.Get(k) : weight(k);
+        for (size_t v = 0; v < 4; ++v) sum.Put(v, hn::Add(sum.Get(v), hn::Mul(wk, g.Get(v))));
+        const V block = hn::Add(hn::MulAdd(g.Get(1), x.Get(1), hn::Mul(g.Get(0), x.Get(0))),
+                                hn::MulAdd(g.Get(3), x.Get(3), hn::Mul(g.Get(2), x.Get(2))));
         if constexpr (kWindows > 0) {
-          dot[k] = hn::Add(dot[k], block);
+          dot.Put(k, hn::Add(dot.Get(k), block));
         } else {
           hn::Store(hn::Add(hn::Load(df, partial(k)), block), df, partial(k));
         }
       }
       for (size_t q = 0; q < 4; q += kGroup) {
         FloatGroup<DF, T> group;
-        for (size_t v = 0; v < kGroup; ++v) group[v] = sum[q + v];
+        for (size_t v = 0; v < kGroup; ++v) SetGroupVector(group, v, sum.Get(q + v));
         PutGroupRounded<false>(group, df, out_at + e + q * lanes);
       }
     }
     for (; e < job.head_dim; e += kGroup * lanes) {  // AVX-512 with D = 16 * odd: the last ones
       const FloatGroup<DF, T> x = LoadGroupAsFloat(df, x_at + e);
       FloatGroup<DF, T> sum;
-      for (size_t v = 0; v < kGroup; ++v) sum[v] = hn::Zero(df);
+      for (size_t v = 0; v < kGroup; ++v) SetGroupVector(sum, v, hn::Zero(df));
       for (size_t k = 0; k < covering; ++k) {
-        const V wk = kWindows > 0 ? w[k] : weight(k);
+        const V wk = kWindows > 0 ? w.Get(k) : weight(k);
         for (size_t v = 0; v < kGroup; ++v) {
           const V g = hn::Load(df, row.WindowGrad(job, k) + head + e + v * lanes);
-          sum[v] = hn::Add(sum[v], hn::Mul(wk, g));
+          SetGroupVector(sum, v, hn::Add(GroupVector(sum, v), hn::Mul(wk, g)));
           if constexpr (kWindows > 0) {
-            dot[k] = hn::MulAdd(g, x[v], dot[k]);
+            dot.Put(k, hn::MulAdd(g, GroupVector(x, v), dot.Get(k)));
           } else {
-            hn::Store(hn::MulAdd(g, x[v], hn::Load(df, partial(k))), df, partial(k));
+            hn::Store(hn::MulAdd(g, GroupVector(x, v), hn::Load(df, partial(k))), df,
+                      partial(k));
           }
         }
       }
@@ -142,7 +148,7 @@ HWY_INLINE void HeadsOfRow(DF df, const WindowItems& job, const RowWork<T>& row,
     }
     if constexpr (kWindows > 0) {
       for (size_t k = 0; k < kWindows; ++k) {
-        hn::Store(hn::Add(hn::Load(df, partial(k)), dot[k]), df, partial(k));
+        hn::Store(hn::Add(hn::Load(df, partial(k)), dot.Get(k)), df, partial(k));
       }
     }
   }
@@ -177,7 +183,9 @@ void Rows(const WindowItems& job, int64_t item) {
   const size_t group = kGroupVectors<T> * static_cast<size_t>(lanes);
   for (size_t i = 0; i < grad_floats; i += group) {
     const FloatGroup<decltype(df), T> floats = LoadGroupAsFloat(df, grad + i);
-    for (size_t v = 0; v < floats.size(); ++v) hn::Store(floats[v], df, grad32 + i + v * lanes);
+    for (size_t v = 0; v < kGroupVectors<T>; ++v) {
+      hn::Store(GroupVector(floats, v), df, grad32 + i + v * lanes);
+    }
   }
   std::fill(lane_partials, lane_partials + partial_floats, 0.0f);
 

@@ -22,17 +22,13 @@ using simd::HWY_NAMESPACE::Prefetch;
 // e^t = 2^k * e^r for t in [-20, 89]: k = round(t / ln 2) as a float (with_k holds it in its low
 // bits: t / ln 2 + 1.5 * 2^23, so no float-to-int conversion, which is undefined on NaN for
 // emulated targets) and e^r, in [0.7, 1.5), from Highway's exp reduction and polynomial (hn::Exp,
-// within 1 ulp).
+// within 1 ulp). Returned through references: SVE's sizeless vectors cannot be struct members.
 template <class DF>
-struct ExpParts {
-  hn::Vec<DF> with_k, k, mantissa;
-};
-
-template <class DF>
-HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
+HWY_INLINE void ReducedExp(DF df, hn::Vec<DF> t, hn::Vec<DF>& with_k, hn::Vec<DF>& k,
+                           hn::Vec<DF>& mantissa) {
   const auto shifter = hn::Set(df, 12582912.0f);  // 1.5 * 2^23: its sum's low bits hold k
-  const auto with_k = hn::MulAdd(t, hn::Set(df, 1.442695040888963407359924681f), shifter);
-  const auto k = hn::Sub(with_k, shifter);
+  with_k = hn::MulAdd(t, hn::Set(df, 1.442695040888963407359924681f), shifter);
+  k = hn::Sub(with_k, shifter);
   auto r = hn::MulAdd(k, hn::Set(df, -0.693145751953125f), t);
   r = hn::MulAdd(k, hn::Set(df, -1.428606765330187045e-6f), r);
   const auto r2 = hn::Mul(r, r);
@@ -45,7 +41,7 @@ HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
                  hn::MulAdd(hn::Set(df, 0.00833336077630519866943359f), r,
                             hn::Set(df, 0.0416664853692054748535156f)),
                  hn::MulAdd(hn::Set(df, 0.166666671633720397949219f), r, hn::Set(df, 0.5f))));
-  return {with_k, k, hn::Add(hn::MulAdd(poly, r2, r), hn::Set(df, 1.0f))};
+  mantissa = hn::Add(hn::MulAdd(poly, r2, r), hn::Set(df, 1.0f));
 }
 
 // e = e^-a and d = 1 + e, whose reciprocal is sigmoid(a), with kernel.cc's special values, in
@@ -63,33 +59,30 @@ HWY_INLINE ExpParts<DF> ReducedExp(DF df, hn::Vec<DF> t) {
 //   to e^r's directly, and e^t = that * 2 (k = 128 stays finite just below the top).
 // A NaN a gives a NaN or any d, and either way NaN outputs: a is a factor of both of them.
 template <class DF>
-struct Sigmoid {
-  hn::Vec<DF> e, denominator;
-};
-
-template <class DF>
-HWY_INLINE Sigmoid<DF> SigmoidOf(DF df, hn::Vec<DF> a) {
+HWY_INLINE void SigmoidOf(DF df, hn::Vec<DF> a, hn::Vec<DF>& e, hn::Vec<DF>& denominator) {
   const auto one = hn::Set(df, 1.0f);
   const auto t = hn::Neg(a);
   const auto at_least_minus_20 = hn::Max(t, hn::Set(df, -20.0f));
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   if constexpr (sizeof(a.raw) == 64) {
-    const ExpParts<DF> parts = ReducedExp(df, hn::Min(at_least_minus_20, hn::Set(df, 89.0f)));
-    const hn::Vec<DF> e{_mm512_scalef_ps(parts.mantissa.raw, parts.k.raw)};
-    return {e, hn::Add(one, e)};
+    hn::Vec<DF> with_k, k, mantissa;
+    ReducedExp(df, hn::Min(at_least_minus_20, hn::Set(df, 89.0f)), with_k, k, mantissa);
+    e = hn::Vec<DF>{_mm512_scalef_ps(mantissa.raw, k.raw)};
+    denominator = hn::Add(one, e);
+    return;
   }
 #endif
   const hn::RebindToUnsigned<DF> du;
   // The largest float32 whose expf is finite is 0x42B17217 (88.7228317...).
   const auto largest_finite = hn::Set(df, 88.72283172607421875f);
-  const ExpParts<DF> parts = ReducedExp(df, hn::Min(at_least_minus_20, largest_finite));
+  hn::Vec<DF> with_k, k, mantissa;
+  ReducedExp(df, hn::Min(at_least_minus_20, largest_finite), with_k, k, mantissa);
   // (k - 1) << 23 is the exponent field's offset for 2^(k-1); unsigned, so wrapping is defined.
   const auto half_scale =
-      hn::ShiftLeft<23>(hn::Sub(hn::BitCast(du, parts.with_k), hn::Set(du, 1u)));
-  const auto e = hn::Mul(hn::BitCast(df, hn::Add(hn::BitCast(du, parts.mantissa), half_scale)),
-                         hn::Set(df, 2.0f));
+      hn::ShiftLeft<23>(hn::Sub(hn::BitCast(du, with_k), hn::Set(du, 1u)));
+  e = hn::Mul(hn::BitCast(df, hn::Add(hn::BitCast(du, mantissa), half_scale)), hn::Set(df, 2.0f));
   const auto overflows = hn::Gt(t, largest_finite);
-  return {e, hn::IfThenElse(overflows, hn::Inf(df), hn::Add(one, e))};
+  denominator = hn::IfThenElse(overflows, hn::Inf(df), hn::Add(one, e));
 }
 
 // One stretch of `n` elements of a row: A and B (x's halves), yGrad, and out's halves.
@@ -99,18 +92,19 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
   using V = hn::Vec<decltype(df)>;
   MapElements<Prefetch::kInputs>(
       df, std::array{a_in, b_in, g_in}, std::array{da_out, db_out}, n,
-      /*stream_outputs=*/false, [=](V a, V b, V g) {
+      /*stream_outputs=*/false, [=](const auto& emit, V a, V b, V g) {
         const auto one = hn::Set(df, 1.0f);
-        const auto sigmoid = SigmoidOf(df, a);
-        const auto s = hn::Div(one, sigmoid.denominator);
-        const auto n_term = hn::Mul(hn::Div(a, sigmoid.denominator), g);
+        V sigmoid_e, sigmoid_denominator;
+        SigmoidOf(df, a, sigmoid_e, sigmoid_denominator);
+        const auto s = hn::Div(one, sigmoid_denominator);
+        const auto n_term = hn::Mul(hn::Div(a, sigmoid_denominator), g);
         const auto exp_complement =
             hn::And(hn::Gt(a, hn::Zero(df)), hn::Le(a, hn::Set(df, kLargestAWithExpComplement)));
-        const auto u = hn::IfThenElse(exp_complement, hn::Mul(sigmoid.e, s), hn::Sub(one, s));
+        const auto u = hn::IfThenElse(exp_complement, hn::Mul(sigmoid_e, s), hn::Sub(one, s));
         const auto sum = hn::MulAdd(a, u, one);
         const auto factor = hn::Mul(s, sum);
         const auto m_term = hn::Mul(hn::Mul(factor, b), g);
-        return std::array{m_term, n_term};
+        emit(m_term, n_term);
       });
 }
 

@@ -51,7 +51,7 @@ HWY_INLINE hn::Vec<DI> OrderedLanes(V value) {
   const auto clamped = hn::IfThenElse(hn::Gt(shift, hn::Set(di, 63)), hn::Set(di, 63), shift);
   const auto significand =
       hn::Or(hn::And(bits, hn::Set(du, (uint64_t{1} << 52) - 1)), hn::Set(du, uint64_t{1} << 52));
-  const auto subnormal = hn::BitCast(di, significand >> hn::BitCast(du, clamped));
+  const auto subnormal = hn::BitCast(di, hn::Shr(significand, hn::BitCast(du, clamped)));
   const auto magnitude = hn::IfThenElse(
       is_normal, normal, hn::IfThenZeroElse(hn::Eq(biased, hn::Zero(di)), subnormal));
   return hn::IfThenElse(hn::Lt(hn::BitCast(di, bits), hn::Zero(di)), hn::Neg(magnitude), magnitude);
@@ -194,8 +194,8 @@ void Terms(const double* device, const double* reference, const double* mag,
       steps = hn::IfThenElse(hn::Lt(steps, hn::Zero(di)), hn::Neg(steps), steps);
       const auto bucket = BucketLanes(steps);
       const auto field = hn::BitCast(du, hn::Add(hn::ShiftLeft<3>(bucket), bucket));  // 9 bits each
-      histogram = hn::Add(histogram,
-                          hn::IfThenElseZero(hn::RebindMask(du, common), hn::Set(du, 1) << field));
+      histogram = hn::Add(
+          histogram, hn::IfThenElseZero(hn::RebindMask(du, common), hn::Shl(hn::Set(du, 1), field)));
       max_ulp = hn::Max(max_ulp, ulp_error);
       max_relative = hn::Max(max_relative, relative);
     }

@@ -39,7 +39,8 @@ std::string ResolveSoc(const HuntArguments& arguments) {
   if (arguments.soc) return *arguments.soc;
   std::optional<std::string> reported;
   if (arguments.options.isolate) {
-    const ProviderProbe probe = ProbeProvider(arguments.options.provider);
+    const ProviderProbe probe =
+        ProbeProvider(arguments.options.provider, arguments.options.timeout_seconds);
     if (!probe.error.empty()) throw ProviderError(probe.error);
     reported = probe.soc;
   } else {

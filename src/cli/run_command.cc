@@ -161,7 +161,7 @@ struct LoadedRun {
 void ResolveProduct(const RunOptions& options, LoadedRun* run) {
   std::optional<std::string> reported;
   if (options.isolate) {
-    const ProviderProbe probe = ProbeProvider(options.provider);
+    const ProviderProbe probe = ProbeProvider(options.provider, options.timeout_seconds);
     if (!probe.error.empty()) throw ProviderError(probe.error);
     reported = probe.soc;
   } else {

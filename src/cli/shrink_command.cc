@@ -28,7 +28,8 @@ std::string ResolveSoc(const ShrinkArguments& arguments) {
   if (arguments.soc) return *arguments.soc;
   std::optional<std::string> reported;
   if (arguments.options.isolate) {
-    const ProviderProbe probe = ProbeProvider(arguments.options.provider);
+    const ProviderProbe probe =
+        ProbeProvider(arguments.options.provider, arguments.options.timeout_seconds);
     if (!probe.error.empty()) throw ProviderError(probe.error);
     reported = probe.soc;
   } else {

@@ -191,7 +191,25 @@ TestPointResult AbortedResult(const TestPoint& point, const RunContext& context,
   return result;
 }
 
-ProviderProbe ProbeProvider(const std::string& spec) {
+namespace {
+
+// Whether fd has something to read (or its writer is gone) before `seconds` have passed.
+bool ReadableWithin(int fd, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd wait{fd, POLLIN, 0};
+    const int ready = poll(&wait, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (ready > 0) return true;
+    if (ready < 0 && errno != EINTR) return true;  // let the read report it
+  }
+}
+
+}  // namespace
+
+ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds) {
   int channel[2];
   if (pipe2(channel, O_CLOEXEC) != 0) return {std::string("pipe: ") + std::strerror(errno), {}};
   const pid_t pid = fork();
@@ -210,6 +228,17 @@ ProviderProbe ProbeProvider(const std::string& spec) {
     _exit(0);
   }
   ::close(channel[1]);
+  if (!ReadableWithin(channel[0], timeout_seconds)) {
+    // A provider that hangs while loading (a constructor, aclInit) gets the run's timeout, as a
+    // hanging test point does.
+    ::close(channel[0]);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return {"loading the provider did not finish within " +
+                std::to_string(timeout_seconds).substr(0, 6) + " s (--timeout; killed)",
+            {}};
+  }
   const std::optional<std::string> answer = ReadFrame(channel[0]);
   ::close(channel[0]);
   int wait_status = 0;

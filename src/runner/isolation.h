@@ -20,7 +20,8 @@ struct ProviderProbe {
   std::string error;  // empty when the provider loaded
   std::optional<std::string> soc;
 };
-ProviderProbe ProbeProvider(const std::string& spec);
+// Kills the worker and reports an error when the provider has not answered within timeout_seconds.
+ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds);
 
 struct IsolationOptions {
   int workers = 1;

@@ -30,10 +30,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <class T>
 void Scale(const T* in, T* out, size_t n, bool stream_outputs) {
   const hn::ScalableTag<float> df;
-  const auto factor = hn::Set(df, kFactor);
   simd::HWY_NAMESPACE::MapElements<simd::HWY_NAMESPACE::Prefetch::kInputs>(
       df, std::array{in}, std::array{out}, n, stream_outputs,
-      [=](hn::Vec<decltype(df)> v) { return hn::Mul(v, factor); });
+      [=](hn::Vec<decltype(df)> v) { return hn::Mul(v, hn::Set(df, kFactor)); });
 }
 
 void ScaleFloats(const float* in, float* out, size_t n, bool stream_outputs) {
