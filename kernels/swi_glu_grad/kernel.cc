@@ -5,7 +5,8 @@
 // rounding per operation and one more to the output dtype on store. The products in CANN's order
 // (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form (s * (1 - s) *
 // A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the fused sum keeps
-// it (README.md, "Algebraic form").
+// it (README.md, "Algebraic form"). Where factor * B or A / d leaves float32's normal range, the
+// products go through double instead (swi_glu_grad.h, WideDA).
 #include <cmath>
 
 #include "swi_glu_grad/swi_glu_grad.h"
@@ -31,8 +32,11 @@ void Compute(const OpArgs& args, void*) {
       const float d = 1.0f + e;
       const float s = 1.0f / d;
       const float u = a > 0.0f && a <= kLargestAWithExpComplement ? e * s : 1.0f - s;
-      const float n = (a / d) * g;
-      const float m = s * std::fma(a, u, 1.0f) * b * g;
+      const float factor = s * std::fma(a, u, 1.0f);
+      const float factor_b = factor * b;
+      const float silu = a / d;
+      const float m = InNormalRange(factor_b) ? factor_b * g : WideDA(factor, b, g);
+      const float n = InNormalRange(silu) ? silu * g : WideDB(a, g, d);
       a_row[k] = m;
       b_row[k] = n;
     }

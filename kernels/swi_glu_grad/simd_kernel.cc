@@ -2,7 +2,8 @@
 // pool; any other view goes to the portable kernel (kernel.cc). Same float32 operations in the same
 // order as kernel.cc, except exp: Highway's exp polynomial (within 1 ulp, as std::exp's expf)
 // instead of the C library's, so results may differ from kernel.cc in the last bits and are
-// checked against the reference's bound instead (simd_kernel_test.cc).
+// checked against the reference's bound instead (simd_kernel_test.cc). Lanes where factor * B or
+// A / d leaves float32's normal range take kernel.cc's wide form, lane by lane.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "swi_glu_grad/simd_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -92,6 +93,20 @@ HWY_INLINE Sigmoid<DF> SigmoidOf(DF df, hn::Vec<DF> a) {
   return {e, hn::IfThenElse(overflows, hn::Inf(df), hn::Add(one, e))};
 }
 
+// wide(x, y, z) lane by lane, for the rare vectors where an intermediate leaves float32's normal
+// range (swi_glu_grad.h, WideDA and WideDB): not worth vectorising.
+template <class DF>
+HWY_NOINLINE hn::Vec<DF> WideLanes(DF df, hn::Vec<DF> x, hn::Vec<DF> y, hn::Vec<DF> z,
+                                   float (*wide)(float, float, float)) {
+  constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float xs[kMaxLanes], ys[kMaxLanes], zs[kMaxLanes];
+  hn::Store(x, df, xs);
+  hn::Store(y, df, ys);
+  hn::Store(z, df, zs);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) xs[i] = wide(xs[i], ys[i], zs[i]);
+  return hn::Load(df, xs);
+}
+
 // One stretch of `n` elements of a row: A and B (x's halves), yGrad, and out's halves.
 template <class T>
 void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, size_t n) {
@@ -103,13 +118,25 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
         const auto one = hn::Set(df, 1.0f);
         const auto sigmoid = SigmoidOf(df, a);
         const auto s = hn::Div(one, sigmoid.denominator);
-        const auto n_term = hn::Mul(hn::Div(a, sigmoid.denominator), g);
+        const auto silu = hn::Div(a, sigmoid.denominator);
+        auto n_term = hn::Mul(silu, g);
         const auto exp_complement =
             hn::And(hn::Gt(a, hn::Zero(df)), hn::Le(a, hn::Set(df, kLargestAWithExpComplement)));
         const auto u = hn::IfThenElse(exp_complement, hn::Mul(sigmoid.e, s), hn::Sub(one, s));
         const auto sum = hn::MulAdd(a, u, one);
         const auto factor = hn::Mul(s, sum);
-        const auto m_term = hn::Mul(hn::Mul(factor, b), g);
+        const auto factor_b = hn::Mul(factor, b);
+        auto m_term = hn::Mul(factor_b, g);
+        // kernel.cc's InNormalRange; NaN lanes stay (NaN either way).
+        const auto smallest_normal = hn::Set(df, FLT_MIN);
+        const auto abs_factor_b = hn::Abs(factor_b);
+        const auto wide_m = hn::Or(hn::Lt(abs_factor_b, smallest_normal),
+                                   hn::Gt(abs_factor_b, hn::Set(df, FLT_MAX)));
+        const auto wide_n = hn::Lt(hn::Abs(silu), smallest_normal);
+        if (HWY_UNLIKELY(!hn::AllFalse(df, hn::Or(wide_m, wide_n)))) {
+          m_term = hn::IfThenElse(wide_m, WideLanes(df, factor, b, g, WideDA), m_term);
+          n_term = hn::IfThenElse(wide_n, WideLanes(df, a, g, sigmoid.denominator, WideDB), n_term);
+        }
         return std::array{m_term, n_term};
       });
 }
