@@ -34,6 +34,26 @@ inline float WideDB(float a, float g, float d) {
                             static_cast<double>(d));
 }
 
+// kernel.cc's float32 element (its comment has the form): dA, dB, and whether each took the wide
+// form above.
+struct ElementResult {
+  float da, db;
+  bool wide_da, wide_db;
+};
+inline ElementResult PortableElement(float a, float b, float g) {
+  const float e = std::exp(-a);
+  const float d = 1.0f + e;
+  const float s = 1.0f / d;
+  const float u = a > 0.0f && a <= kLargestAWithExpComplement ? e * s : 1.0f - s;
+  const float factor = s * std::fma(a, u, 1.0f);
+  const float factor_b = factor * b;
+  const float silu = a / d;
+  const bool wide_da = !InNormalRange(factor_b);
+  const bool wide_db = !InNormalRange(silu);
+  return {wide_da ? WideDA(factor, b, g) : factor_b * g, wide_db ? WideDB(a, g, d) : silu * g,
+          wide_da, wide_db};
+}
+
 // x viewed as [outer, 2 * half, inner] around the split dimension: A is [:, :half, :], B is
 // [:, half:, :], yGrad is [outer, half, inner]; every index is logical (row-major).
 struct Split {
