@@ -139,10 +139,10 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
         // that is (E + 1) mod 256 >= 2; A / d cannot overflow and needs E >= 1. NaN counts as
         // outside and stays NaN.
         const hn::RebindToUnsigned<decltype(df)> du;
-        const auto normal_m = hn::Ne(
-            hn::And(hn::Add(hn::BitCast(du, factor_b), hn::Set(du, 0x00800000u)),
-                    hn::Set(du, 0x7F000000u)),
-            hn::Zero(du));
+        const auto normal_m =
+            hn::Ne(hn::And(hn::Add(hn::BitCast(du, factor_b), hn::Set(du, 0x00800000u)),
+                           hn::Set(du, 0x7F000000u)),
+                   hn::Zero(du));
         const auto normal_n =
             hn::Ne(hn::And(hn::BitCast(du, silu), hn::Set(du, 0x7F800000u)), hn::Zero(du));
         if (HWY_UNLIKELY(!hn::AllTrue(du, hn::And(normal_m, normal_n)))) *any_wide = true;

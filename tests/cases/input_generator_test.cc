@@ -147,7 +147,6 @@ TEST(InputGenerator, SpecialsLandAtDeterministicPositionsAndAreRoundedToTheDType
   EXPECT_TRUE(tiny[0] == -3 || tiny[1] == -3);
 }
 
-
 // The k-th special goes to the first free position at or after Bits(2^62 + k) mod numel, cyclically
 // (docs/decisions.md): checked against that rule probed step by step here, for lists that fill a
 // tenth, three quarters and all of the tensor (the generator probes differently past half full).

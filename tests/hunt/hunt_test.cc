@@ -138,8 +138,7 @@ TEST_P(HuntHealthy, EveryOperatorAndDTypeEndsWithNoFailure) {
 
 INSTANTIATE_TEST_SUITE_P(Providers, HuntHealthy,
                          ::testing::Values(HealthyProvider{"ref", {}},
-                                           HealthyProvider{"cpu",
-                                                           {"LayerNormBackward"}}),
+                                           HealthyProvider{"cpu", {"LayerNormBackward"}}),
                          [](const auto& info) { return std::string(info.param.provider); });
 
 TEST(HuntIsolation, ACrashEndsTheCallNotTheHuntAndIsTheResult) {
