@@ -5,7 +5,9 @@
 // rounding per operation and one more to the output dtype on store. The products in CANN's order
 // (factor * B first: yGrad * B may overflow where the factor is 0). Not CANN's form (s * (1 - s) *
 // A + s, swi_glu_grad_float.hpp): at dA's root that form loses the sign where the fused sum keeps
-// it (README.md, "Algebraic form").
+// it (README.md, "Algebraic form"). Where factor * B or A / d leaves float32's normal range, the
+// products go through double instead (swi_glu_grad.h, WideDA). The element is PortableElement
+// (swi_glu_grad.h), which the SIMD kernel shares for its rare wide lanes.
 #include <cmath>
 
 #include "swi_glu_grad/swi_glu_grad.h"
@@ -24,17 +26,9 @@ void Compute(const OpArgs& args, void*) {
     float* b_row = a_row + half_block;
     const float* g_row = grad.data() + o * half_block;
     for (int64_t k = 0; k < half_block; ++k) {
-      const float a = a_row[k];
-      const float b = b_row[k];
-      const float g = g_row[k];
-      const float e = std::exp(-a);
-      const float d = 1.0f + e;
-      const float s = 1.0f / d;
-      const float u = a > 0.0f && a <= kLargestAWithExpComplement ? e * s : 1.0f - s;
-      const float n = (a / d) * g;
-      const float m = s * std::fma(a, u, 1.0f) * b * g;
-      a_row[k] = m;
-      b_row[k] = n;
+      const ElementResult result = PortableElement(a_row[k], b_row[k], g_row[k]);
+      a_row[k] = result.da;
+      b_row[k] = result.db;
     }
   }
   WriteFromFloat(*args.tensor(kOut), values);

@@ -2,7 +2,8 @@
 // pool; any other view goes to the portable kernel (kernel.cc). Same float32 operations in the same
 // order as kernel.cc, except exp: Highway's exp polynomial (within 1 ulp, as std::exp's expf)
 // instead of the C library's, so results may differ from kernel.cc in the last bits and are
-// checked against the reference's bound instead (simd_kernel_test.cc).
+// checked against the reference's bound instead (simd_kernel_test.cc). Lanes where factor * B or
+// A / d leaves float32's normal range are computed again afterwards in kernel.cc's form.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "swi_glu_grad/simd_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -85,11 +86,33 @@ HWY_INLINE void SigmoidOf(DF df, hn::Vec<DF> a, hn::Vec<DF>& e, hn::Vec<DF>& den
   denominator = hn::IfThenElse(overflows, hn::Inf(df), hn::Add(one, e));
 }
 
+// After a stretch in which some lane's factor * B or A / d left float32's normal range: those
+// elements again in kernel.cc's scalar form, which takes the wide products there (swi_glu_grad.h,
+// PortableElement). A separate pass, not a branch in the vector loop: a call there clobbers every
+// vector register, and the scalar code inlined there cost float32 30 % (README.md, "Intermediate
+// range").
+template <class T>
+HWY_NOINLINE void WidenStretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out,
+                               size_t n) {
+  const DType dtype = std::is_same_v<T, float>            ? DType::kFloat32
+                      : std::is_same_v<T, hwy::float16_t> ? DType::kFloat16
+                                                          : DType::kBFloat16;
+  const auto as_float = [&](const T* p) { return static_cast<float>(DecodeElement(p, dtype)); };
+  for (size_t i = 0; i < n; ++i) {
+    const ElementResult result =
+        PortableElement(as_float(a_in + i), as_float(b_in + i), as_float(g_in + i));
+    if (result.wide_da) EncodeElement(da_out + i, dtype, result.da);
+    if (result.wide_db) EncodeElement(db_out + i, dtype, result.db);
+  }
+}
+
 // One stretch of `n` elements of a row: A and B (x's halves), yGrad, and out's halves.
 template <class T>
 void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, size_t n) {
   const hn::ScalableTag<float> df;
   using V = hn::Vec<decltype(df)>;
+  bool wide = false;
+  bool* const any_wide = &wide;
   MapElements<Prefetch::kInputs>(
       df, std::array{a_in, b_in, g_in}, std::array{da_out, db_out}, n,
       /*stream_outputs=*/false, [=](const auto& emit, V a, V b, V g) {
@@ -97,15 +120,29 @@ void Stretch(const T* a_in, const T* b_in, const T* g_in, T* da_out, T* db_out, 
         V sigmoid_e, sigmoid_denominator;
         SigmoidOf(df, a, sigmoid_e, sigmoid_denominator);
         const auto s = hn::Div(one, sigmoid_denominator);
-        const auto n_term = hn::Mul(hn::Div(a, sigmoid_denominator), g);
+        const auto silu = hn::Div(a, sigmoid_denominator);
+        const auto n_term = hn::Mul(silu, g);
         const auto exp_complement =
             hn::And(hn::Gt(a, hn::Zero(df)), hn::Le(a, hn::Set(df, kLargestAWithExpComplement)));
         const auto u = hn::IfThenElse(exp_complement, hn::Mul(sigmoid_e, s), hn::Sub(one, s));
         const auto sum = hn::MulAdd(a, u, one);
         const auto factor = hn::Mul(s, sum);
-        const auto m_term = hn::Mul(hn::Mul(factor, b), g);
+        const auto factor_b = hn::Mul(factor, b);
+        const auto m_term = hn::Mul(factor_b, g);
+        // kernel.cc's InNormalRange from the exponent field E: factor * B needs 1 <= E <= 254,
+        // that is (E + 1) mod 256 >= 2; A / d cannot overflow and needs E >= 1. NaN counts as
+        // outside and stays NaN.
+        const hn::RebindToUnsigned<decltype(df)> du;
+        const auto normal_m =
+            hn::Ne(hn::And(hn::Add(hn::BitCast(du, factor_b), hn::Set(du, 0x00800000u)),
+                           hn::Set(du, 0x7F000000u)),
+                   hn::Zero(du));
+        const auto normal_n =
+            hn::Ne(hn::And(hn::BitCast(du, silu), hn::Set(du, 0x7F800000u)), hn::Zero(du));
+        if (HWY_UNLIKELY(!hn::AllTrue(du, hn::And(normal_m, normal_n)))) *any_wide = true;
         emit(m_term, n_term);
       });
+  if (HWY_UNLIKELY(wide)) WidenStretch(a_in, b_in, g_in, da_out, db_out, n);
 }
 
 // Elements [begin, end) of the A half, counted over all rows ([outer, half_block] row-major).

@@ -147,5 +147,29 @@ TEST(InputGenerator, SpecialsLandAtDeterministicPositionsAndAreRoundedToTheDType
   EXPECT_TRUE(tiny[0] == -3 || tiny[1] == -3);
 }
 
+// The k-th special goes to the first free position at or after Bits(2^62 + k) mod numel, cyclically
+// (docs/decisions.md): checked against that rule probed step by step here, for lists that fill a
+// tenth, three quarters and all of the tensor (the generator probes differently past half full).
+TEST(InputGenerator, SpecialsTakeTheFirstFreePositionFromTheirDraw) {
+  const CounterRandom random(11, "p", "x");
+  for (const int64_t numel : {1, 2, 7, 1000, 4099}) {
+    for (const int64_t count : {numel / 10, numel * 3 / 4, numel}) {
+      if (count == 0) continue;
+      InputSpec numbered;
+      for (int64_t k = 0; k < count; ++k) numbered.specials.emplace_back(k);
+      const auto placed = GenerateValues(numbered, numel, random, {DType::kFloat64, {}});
+      const int64_t positions = std::min(numel, std::max(count, numel / 8));
+      std::vector<bool> used(static_cast<size_t>(numel), false);
+      for (int64_t k = 0; k < positions; ++k) {
+        auto p = static_cast<int64_t>(random.Bits((uint64_t{1} << 62) + static_cast<uint64_t>(k)) %
+                                      static_cast<uint64_t>(numel));
+        while (used[static_cast<size_t>(p)]) p = (p + 1) % numel;
+        used[static_cast<size_t>(p)] = true;
+        ASSERT_EQ(placed[static_cast<size_t>(p)], static_cast<double>(k % count))
+            << "numel " << numel << ", " << count << " specials, special " << k;
+      }
+    }
+  }
+}
 }  // namespace
 }  // namespace aclnn_check

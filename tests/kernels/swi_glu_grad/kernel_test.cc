@@ -5,11 +5,13 @@
 // rejects wrong results.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <limits>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "support/kernel_agreement.h"
 #include "support/operator_named.h"
@@ -308,6 +310,43 @@ TEST(SwiGluGradKernel, InfiniteYGradWithASubnormalBAgrees) {
     CallBuilder call = MakeCall(dtype, shape, 1, x, grad);
     const auto agreement = RunKernelAgainstReference(FolderOperator(), call, Compute);
     EXPECT_TRUE(agreement.passed()) << DTypeName(dtype) << ": " << agreement.Describe();
+  }
+}
+
+TEST(SwiGluGradKernel, IntermediatesOutsideTheNormalRangeWithANormalResult) {
+  // Found by `aclnn-check hunt` on the cpu provider (docs/hunt.md): (factor * B) * yGrad gave -inf
+  // where B is near float32's largest and yGrad small (the reference about -1e38), and 0 or a
+  // value off by a few per cent where B, or A for dB's A / d, is subnormal and yGrad about 1e17.
+  const std::vector<std::array<double, 3>> found = {
+      {5.9545488357543945, -3.4000009662648444e+38, 0.3214118480682373},
+      {2.03810715675354, 3.402731992717976e+38, -0.24376145005226135},
+      {1.9609375, 3.2034394698416473e+38, 0.2890625},
+      {5.160398960113525, -1.401298464324817e-45, 9.258966801658675e+16},
+      {-5.921782970428467, -1.401298464324817e-45, -9.258892928221184e+16},
+      {-16.63553237915039, 1.1387594517098589e-38, -9.25885427351552e+16},
+      {1.401298464324817e-45, 2.416146755218506, 9.258898941175398e+16},
+      {-1.401298464324817e-45, 0.9999999403953552, 9.25895133977641e+16}};
+  // Repeated so that the SIMD kernel sees them in whole vectors too.
+  std::vector<double> as, bs, gs;
+  for (int copy = 0; copy < 4; ++copy) {
+    for (const auto& [a, b, g] : found) {
+      as.push_back(a);
+      bs.push_back(b);
+      gs.push_back(g);
+    }
+  }
+  std::vector<double> x = as;
+  x.insert(x.end(), bs.begin(), bs.end());
+  const Dims shape{1, static_cast<int64_t>(x.size())};
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    using Kernel = void (*)(const OpArgs&, void*);
+    const std::pair<const char*, Kernel> kernels[] = {{"portable", Compute}, {"simd", SimdCompute}};
+    for (const auto& [name, kernel] : kernels) {
+      CallBuilder call = MakeCall(dtype, shape, -1, x, gs);
+      const auto agreement = RunKernelAgainstReference(Op(), call, kernel);
+      EXPECT_TRUE(agreement.passed())
+          << name << " " << DTypeName(dtype) << ": " << agreement.Describe();
+    }
   }
 }
 
