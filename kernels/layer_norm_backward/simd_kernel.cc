@@ -19,7 +19,6 @@
 #include <span>
 #include <type_traits>
 
-#include "cpu/cpu_features.h"
 #include "cpu/float_element.h"
 #include "cpu/simd_cascade_sum-inl.h"
 #include "cpu/simd_float_io-inl.h"
@@ -34,7 +33,6 @@ using simd::HWY_NAMESPACE::CascadeSum;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::StoreRounded;
-using simd::HWY_NAMESPACE::StreamRounded;
 
 constexpr int64_t kVectorsPerStep = 4;  // CascadeSum's block
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
@@ -79,7 +77,6 @@ struct ItemContext {
   int64_t lanes, m, whole, stepped;
   float* item_dw;  // null: neither gradWeight nor gradBias
   float* item_db;
-  bool stream;  // gradInput's whole vectors written past the caches
 };
 
 // RowCentering on vectors.
@@ -105,7 +102,6 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
   const float* const weight = c.job.weight;
   float* const item_dw = c.item_dw;
   float* const item_db = c.item_db;
-  const bool stream = c.stream;
   const RowOperands<T> none{};
   const RowOperands<T>& cur = current ? *current : none;
   const RowOperands<T>& nxt = next ? *next : none;
@@ -158,9 +154,7 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
     }
     if constexpr (kFinish) {
       const V grad_input = finish(cur_grad + at, cur_input + at, at, w);
-      if (out && stream) {
-        StreamRounded(grad_input, df, out + at);
-      } else if (out) {
+      if (out) {
         PrefetchAhead(out + at, kPrefetchBytes);
         StoreRounded(grad_input, df, out + at);
       }
@@ -208,14 +202,6 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
   return {sum_gw.Total() / count, sum_gw_xh.Total() / count};
 }
 
-// Whether gradInput's rows can be streamed: every row starts on a vector boundary.
-template <class T>
-bool StreamRows(const RowItems& job, int64_t lanes) {
-  const auto bytes = static_cast<uint64_t>(lanes) * sizeof(T);
-  return job.stream_grad_input && job.row_size % lanes == 0 &&
-         reinterpret_cast<uintptr_t>(job.grad_input) % bytes == 0;
-}
-
 // The rows of one item. With gradInput selected each row is read twice, its sums and then its
 // gradInput and column terms, and the two passes of consecutive rows run in one loop: memory
 // streams the next row's gradOut and input (prefetched 4 KiB ahead, into L2) while the current
@@ -232,8 +218,8 @@ void Item(const RowItems& job, int64_t item) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t m = job.row_size;
   const int64_t whole = m - m % lanes;
-  ItemContext<T> c{job,    lanes,   m,      whole, whole - whole % (kVectorsPerStep * lanes),
-                   nullptr, nullptr, StreamRows<T>(job, lanes)};
+  const int64_t stepped = whole - whole % (kVectorsPerStep * lanes);
+  ItemContext<T> c{job, lanes, m, whole, stepped, nullptr, nullptr};
   if (job.column_partials) {
     c.item_dw = job.column_partials + item * 2 * job.padded_size;
     c.item_db = c.item_dw + job.padded_size;
@@ -262,12 +248,8 @@ void Item(const RowItems& job, int64_t item) {
     } else {
       Pass<false, true>(df, c, &current, means, out, r == first, nullptr, &finite);
     }
-    if (!finite || ExtremeRow(job.mean[r], job.rstd[r])) {
-      hwy::FlushStream();  // the streamed stores land before the row is written again
-      RescueRow(*job.args, r);
-    }
+    if (!finite || ExtremeRow(job.mean[r], job.rstd[r])) RescueRow(*job.args, r);
   }
-  if (c.stream) hwy::FlushStream();  // visible before the item counts as done
 }
 
 void RunItem(const RowItems& job, int64_t item) {
@@ -349,9 +331,6 @@ std::optional<SimdLayout> SimdLayoutOf(const OpArgs& args) {
   job.padded_size = (job.row_size + kPadFloats - 1) / kPadFloats * kPadFloats;
   job.rows_per_item = RowsPerItem(job.row_size);
   job.args = &args;
-  job.stream_grad_input =
-      grad_input && simd::StreamOutputs(3 * static_cast<uint64_t>(grad_input->numel()) *
-                                        DTypeSize(grad_input->dtype));
   layout.items = (job.rows + job.rows_per_item - 1) / job.rows_per_item;
   layout.columns = MaskOn(args, 1) || MaskOn(args, 2);
   return layout;

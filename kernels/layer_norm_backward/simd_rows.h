@@ -27,8 +27,7 @@ struct RowItems {
   // Column partials, [items][2][padded_size] (gradWeight's then gradBias's); null when neither
   // gradWeight nor gradBias is selected.
   float* column_partials = nullptr;
-  bool stream_grad_input = false;  // write gradInput past the caches where rows are aligned
-  const OpArgs* args = nullptr;    // the call, for RescueRow
+  const OpArgs* args = nullptr;  // the call, for RescueRow
 };
 
 }  // namespace aclnn_check::layer_norm_backward
