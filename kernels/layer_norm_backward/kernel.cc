@@ -224,7 +224,8 @@ void Compute(const OpArgs& args, void* workspace) {
   if (want_dw) WriteFromFloat(*args.tensor(kGradWeight), dw);
   if (want_db) WriteFromFloat(*args.tensor(kGradBias), db);
   if (rows > 0 && (want_dw || want_db)) {
-    RescueColumns(args, NonFiniteColumns(want_dw ? dw.data() : nullptr, want_db ? db.data() : nullptr, m));
+    RescueColumns(args, NonFiniteColumns(want_dw ? dw.data() : nullptr,
+                                         want_db ? db.data() : nullptr, m));
   }
 }
 

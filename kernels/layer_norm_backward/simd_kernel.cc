@@ -37,6 +37,12 @@ using simd::HWY_NAMESPACE::StoreRounded;
 constexpr int64_t kVectorsPerStep = 4;  // CascadeSum's block
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 constexpr size_t kPrefetchBytes = 4096;
+// On the pass's lambdas: each is called from several places, and GCC left them out of line, with
+// their vectors passed through memory and the captured ones loaded again per call
+// (docs/layer-norm-performance.md). A lambda cannot take HWY_INLINE's `inline`.
+#ifndef ACLNN_CHECK_LAYER_NORM_INLINE
+#define ACLNN_CHECK_LAYER_NORM_INLINE __attribute__((always_inline))
+#endif
 
 // One row's operands: gradOut and input, their last partial vector copied into zero-padded
 // buffers, and the row's centering. Scalars only: Highway vectors may not be struct members (SVE's
@@ -121,7 +127,8 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
   V probe = zero;
 
   // The current row at j: gradInput's vector (stored by the caller) and the column terms.
-  const auto finish = [&](const T* g_at, const T* x_at, int64_t j, V w) {
+  const auto finish = [&](const T* g_at, const T* x_at, int64_t j,
+                          V w) ACLNN_CHECK_LAYER_NORM_INLINE {
     const V g = LoadAsFloat(df, g_at);
     const V xh = Centered(LoadAsFloat(df, x_at), cur_mean, cur_rstd, cur_shift, cur_fused);
     if (item_dw) {
@@ -139,13 +146,14 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
     return grad_input;
   };
   // The next row at j: gw and gw * xh, its row sums' terms.
-  const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw, V& gw_xh) {
+  const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw,
+                              V& gw_xh) ACLNN_CHECK_LAYER_NORM_INLINE {
     gw = hn::Mul(LoadAsFloat(df, g_at), w);
     const V xh = Centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused);
     gw_xh = hn::Mul(gw, xh);
   };
   // Vector `at` of a whole step: the next row's terms into gw, gw_xh; the current row finished.
-  const auto step = [&](int64_t at, V& gw, V& gw_xh) {
+  const auto step = [&](int64_t at, V& gw, V& gw_xh) ACLNN_CHECK_LAYER_NORM_INLINE {
     const V w = hn::LoadU(df, weight + at);
     if constexpr (kSums) {
       PrefetchAhead(next_grad + at, kPrefetchBytes);
