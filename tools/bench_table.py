@@ -47,8 +47,11 @@ def merge(paths, out):
 
 
 def split_name(name):
-    """('LogitGrad', 'float32', 'cpu', 1) from 'LogitGrad/float32/cpu/threads:1', else None."""
+    """('LogitGrad', 'float32', 'cpu', 1) from 'LogitGrad/float32/cpu/threads:1' (or with
+    '/manual_time' after it), else None."""
     parts = name.split("/")
+    if parts[-1] == "manual_time":  # the provider's rows, timed by its device events
+        parts = parts[:-1]
     if len(parts) != 4 or not parts[3].startswith("threads:"):
         return None
     return parts[0], parts[1], parts[2], int(parts[3][len("threads:"):])

@@ -9,8 +9,10 @@
 // block partial, the partials merged by a binary counter of levels in the workspace (level i holds
 // the sum of 2^i blocks), the levels added at the end: at most (kBlock - 1) + ceil(log2(n /
 // kBlock)) + 1 roundings per term, inside the c of operator.json (README.md).
+#include <algorithm>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "layer_norm_backward/layer_norm_backward.h"
@@ -41,7 +43,92 @@ struct Scratch {
 
 bool ColumnSumsNeeded(const OpArgs& args) { return MaskOn(args, 1) || MaskOn(args, 2); }
 
+double ValueAt(const TensorView& view, int64_t logical) {
+  double value = 0;
+  ReadAsDouble(view, logical, std::span<double>(&value, 1));
+  return value;
+}
+
+// Logical elements [begin, begin + values.size()) of view, each rounded once to its dtype.
+void WriteRun(const TensorView& view, int64_t begin, std::span<const double> values) {
+  const auto end = begin + static_cast<int64_t>(values.size());
+  ForEachElementIn(view, begin, end, [&](int64_t logical, int64_t storage) {
+    EncodeElement(view.element_address(storage), view.dtype,
+                  values[static_cast<size_t>(logical - begin)]);
+  });
+}
+
+// RescueRow for every row of dx ([rows][m], as written) holding an inf or NaN, and every
+// ExtremeRow.
+void RescueRows(const OpArgs& args, std::span<const float> dx, std::span<const float> mean,
+                std::span<const float> rstd, int64_t m) {
+  const auto size = static_cast<size_t>(m);
+  for (size_t r = 0; r < mean.size(); ++r) {
+    const std::span<const float> row = dx.subspan(r * size, size);
+    if (ExtremeRow(mean[r], rstd[r]) ||
+        !std::all_of(row.begin(), row.end(), [](float v) { return std::isfinite(v); }))
+      RescueRow(args, static_cast<int64_t>(r));
+  }
+}
+
 }  // namespace
+
+// The reference's formula and order of operations (reference.cc), so that non-finite results
+// come out as its IEEE values.
+void RescueRow(const OpArgs& args, int64_t row) {
+  const std::optional<RowShape> shape = RowsOf(args);
+  const TensorView* out = args.tensor(kGradInput);
+  if (!shape || !out || !MaskOn(args, 0) || shape->row_size == 0) return;
+  const int64_t m = shape->row_size;
+  const auto size = static_cast<size_t>(m);
+  std::vector<double> g(size), x(size), w(size, 1.0), dx(size);
+  ReadAsDouble(*args.tensor(kGradOut), row * m, g);
+  ReadAsDouble(*args.tensor(kInput), row * m, x);
+  if (const TensorView* weight = args.tensor(kWeight)) ReadAsDouble(*weight, 0, w);
+  const double mean = ValueAt(*args.tensor(kMean), row);
+  const double rstd = ValueAt(*args.tensor(kRstd), row);
+  double sum_gw = 0, sum_gw_xh = 0;
+  for (size_t j = 0; j < size; ++j) {
+    const double gw = g[j] * w[j];
+    sum_gw += gw;
+    sum_gw_xh += gw * ((x[j] - mean) * rstd);
+  }
+  const double inv_m = 1.0 / static_cast<double>(m);
+  for (size_t j = 0; j < size; ++j) {
+    const double xh = (x[j] - mean) * rstd;
+    dx[j] = rstd * (g[j] * w[j] - sum_gw * inv_m - xh * (sum_gw_xh * inv_m));
+  }
+  WriteRun(*out, row * m, dx);
+}
+
+void RescueColumns(const OpArgs& args, std::span<const int64_t> columns) {
+  const std::optional<RowShape> shape = RowsOf(args);
+  if (!shape || columns.empty()) return;
+  const int64_t m = shape->row_size;
+  const TensorView& g_view = *args.tensor(kGradOut);
+  const TensorView& x_view = *args.tensor(kInput);
+  const std::vector<double> mean = ReadAsDouble(*args.tensor(kMean));
+  const std::vector<double> rstd = ReadAsDouble(*args.tensor(kRstd));
+  for (const int64_t j : columns) {
+    double dw = 0, db = 0;
+    for (int64_t r = 0; r < shape->rows; ++r) {
+      const double g = ValueAt(g_view, r * m + j);
+      const auto rs = static_cast<size_t>(r);
+      dw += g * ((ValueAt(x_view, r * m + j) - mean[rs]) * rstd[rs]);
+      db += g;
+    }
+    if (MaskOn(args, 1)) WriteRun(*args.tensor(kGradWeight), j, std::span<const double>(&dw, 1));
+    if (MaskOn(args, 2)) WriteRun(*args.tensor(kGradBias), j, std::span<const double>(&db, 1));
+  }
+}
+
+std::vector<int64_t> NonFiniteColumns(const float* dw, const float* db, int64_t m) {
+  std::vector<int64_t> columns;
+  for (int64_t j = 0; j < m; ++j) {
+    if ((dw && !std::isfinite(dw[j])) || (db && !std::isfinite(db[j]))) columns.push_back(j);
+  }
+  return columns;
+}
 
 uint64_t WorkspaceBytes(const OpArgs& args) {
   const std::optional<RowShape> shape = RowsOf(args);
@@ -129,10 +216,17 @@ void Compute(const OpArgs& args, void* workspace) {
         }
       }
     }
-    if (want_dx) WriteFromFloat(*args.tensor(kGradInput), dx);
+    if (want_dx) {
+      WriteFromFloat(*args.tensor(kGradInput), dx);
+      RescueRows(args, dx, mean, rstd, m);
+    }
   }
   if (want_dw) WriteFromFloat(*args.tensor(kGradWeight), dw);
   if (want_db) WriteFromFloat(*args.tensor(kGradBias), db);
+  if (rows > 0 && (want_dw || want_db)) {
+    RescueColumns(args, NonFiniteColumns(want_dw ? dw.data() : nullptr,
+                                         want_db ? db.data() : nullptr, m));
+  }
 }
 
 }  // namespace aclnn_check::layer_norm_backward

@@ -2,6 +2,9 @@
 // biasOptional, outputMask, gradInputOut, gradWeightOut, gradBiasOut).
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "catalogue/operator_functions.h"
 
 namespace aclnn_check::layer_norm_backward {
@@ -52,8 +55,31 @@ struct RowCentering {
   }
 };
 
+// A row whose statistics are far outside any data's scale (|rstd| outside [2^-64, 2^64], |mean|
+// above 2^64, or either not finite): its float32 intermediates can overflow, reach the subnormals
+// or cancel to far below the output's precision (what `aclnn-check hunt` found: rstd near 2^-125
+// gave bfloat16 gradInput errors of 10^3 ulp, all of one sign), so the kernels redo it in float64
+// (RescueRow). Data with a standard deviation above 2^64 or below 2^-64 has no other use for them.
+inline bool ExtremeRow(float mean, float rstd) {
+  const float scale = __builtin_fabsf(rstd);
+  return !(scale >= 0x1p-64f && scale <= 0x1p64f) || !(__builtin_fabsf(mean) <= 0x1p64f);
+}
+
 ACLNN_OPERATOR_FUNCTIONS();
 // SimdWorkspaceBytes covers SimdCompute and the Compute it falls back to on other views.
+
+// The float64 path of both cpu kernels (kernel.cc) for results that float32 cannot form: an
+// intermediate (gradOut * weight, a row or column sum, gw - mean(gw)) can overflow where the
+// result is finite, and an infinite column term met by an overflowed one of the other sign gives
+// NaN where float64 gives the term's infinity. A float32 result that is not finite is recomputed
+// in float64 with the reference's formula (README.md) and rounded once: RescueRow for gradInput's
+// row `row` (written after the kernel's), RescueColumns for the selected gradWeight and gradBias
+// elements of `columns`, those whose float32 sum was not finite (written after the kernel's).
+// Rare; where an input is inf or NaN the float64 result is the reference's, IEEE for IEEE.
+void RescueRow(const OpArgs& args, int64_t row);
+void RescueColumns(const OpArgs& args, std::span<const int64_t> columns);
+// The columns [0, m) where dw or db (either may be null) is not finite.
+std::vector<int64_t> NonFiniteColumns(const float* dw, const float* db, int64_t m);
 // mean and rstd from input as the forward layer norm computes them (eps 1e-5, biased variance),
 // rounded once to their dtypes.
 void DeriveInputs(const OpArgs& args);

@@ -37,16 +37,22 @@ using simd::HWY_NAMESPACE::StoreRounded;
 constexpr int64_t kVectorsPerStep = 4;  // CascadeSum's block
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 constexpr size_t kPrefetchBytes = 4096;
+// On the pass's lambdas: each is called from several places, and GCC left them out of line, with
+// their vectors passed through memory and the captured ones loaded again per call
+// (docs/layer-norm-performance.md). A lambda cannot take HWY_INLINE's `inline`.
+#ifndef ACLNN_CHECK_LAYER_NORM_INLINE
+#define ACLNN_CHECK_LAYER_NORM_INLINE __attribute__((always_inline))
+#endif
 
 // One row's operands: gradOut and input, their last partial vector copied into zero-padded
-// buffers, and the row's mean and rstd (scalars: SVE's sizeless vectors cannot be members).
-template <class DF, class T>
+// buffers, and the row's centering. Scalars only: Highway vectors may not be struct members (SVE's
+// vector types are sizeless), so the passes broadcast them.
+template <class T>
 struct RowOperands {
   const T* grad = nullptr;
   const T* input = nullptr;
   int64_t whole = 0;  // elements in whole vectors
-  float mean = 0, rstd = 0, shift = 0;
-  bool fused = false;  // RowCentering's choice for the row (layer_norm_backward.h)
+  RowCentering centering{0.0f, 0.0f};
   alignas(HWY_MAX_BYTES) T tails[2][kMaxLanes];
 
   void Point(const RowItems& job, int64_t r, int64_t whole_elements) {
@@ -54,11 +60,7 @@ struct RowOperands {
     grad = static_cast<const T*>(job.grad_out) + r * m;
     input = static_cast<const T*>(job.input) + r * m;
     whole = whole_elements;
-    const RowCentering centering(job.mean[r], job.rstd[r]);
-    mean = centering.mean;
-    rstd = centering.rstd;
-    shift = centering.shift;
-    fused = centering.fused;
+    centering = RowCentering(job.mean[r], job.rstd[r]);
     if (whole < m) {
       std::memset(tails, 0, sizeof(tails));
       std::memcpy(tails[0], grad + whole, static_cast<size_t>(m - whole) * sizeof(T));
@@ -70,63 +72,68 @@ struct RowOperands {
 };
 
 // What gradInput needs of its row's sums: mean(gradOut * weight), mean(gradOut * weight * xhat).
-template <class DF>
 struct RowMeans {
   float gw = 0, gw_xh = 0;
 };
 
 // What every pass of an item shares.
-template <class DF, class T>
+template <class T>
 struct ItemContext {
   const RowItems& job;
   int64_t lanes, m, whole, stepped;
-  float count;
   float* item_dw;  // null: neither gradWeight nor gradBias
   float* item_db;
 };
 
+// RowCentering on vectors.
+template <class V>
+HWY_INLINE V Centered(V x, V mean, V rstd, V shift, bool fused) {
+  return fused ? hn::MulAdd(x, rstd, shift) : hn::Mul(hn::Sub(x, mean), rstd);
+}
+
 // One pass over the columns, doing up to two rows' work (a software pipeline: the first row's
 // second pass from cache while the next row's first pass streams from memory):
 //   kSums   the row sums of `next` (gradOut and input read, nothing written), returned as means;
-//   kFinish `current`'s gradInput (when `out` is set, from `means`) and its column terms.
+//   kFinish `current`'s gradInput (when `out` is set, from `current_means`) and its column terms.
+// `*finite` is cleared when a gradInput value of `current` is inf or NaN.
 template <bool kSums, bool kFinish, class DF, class T>
-HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
-                             const std::type_identity_t<RowOperands<DF, T>>* current,
-                             const RowMeans<DF>& current_means, std::type_identity_t<T>* out,
-                             bool first_row, const std::type_identity_t<RowOperands<DF, T>>* next) {
+HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
+                         const std::type_identity_t<RowOperands<T>>* current,
+                         const RowMeans& current_means, std::type_identity_t<T>* out,
+                         bool first_row, const std::type_identity_t<RowOperands<T>>* next,
+                         bool* finite) {
   using V = hn::Vec<DF>;
   // Copied into locals: stores through `out` and the partials may alias the operands' members,
   // which the loop would otherwise load again for every vector.
   const float* const weight = c.job.weight;
   float* const item_dw = c.item_dw;
   float* const item_db = c.item_db;
-  const RowOperands<DF, T> none{};
-  const RowOperands<DF, T>& cur = current ? *current : none;
-  const RowOperands<DF, T>& nxt = next ? *next : none;
+  const RowOperands<T> none{};
+  const RowOperands<T>& cur = current ? *current : none;
+  const RowOperands<T>& nxt = next ? *next : none;
   const T* const cur_grad = cur.grad;
   const T* const cur_input = cur.input;
   const T* const next_grad = nxt.grad;
   const T* const next_input = nxt.input;
-  const V cur_mean = hn::Set(df, cur.mean), cur_rstd = hn::Set(df, cur.rstd);
-  const V next_mean = hn::Set(df, nxt.mean), next_rstd = hn::Set(df, nxt.rstd);
-  const V cur_shift = hn::Set(df, cur.shift), next_shift = hn::Set(df, nxt.shift);
-  const bool cur_fused = cur.fused, next_fused = nxt.fused;
-  // RowCentering on vectors.
-  const auto centered = [](V x, V mean, V rstd, V shift, bool fused) {
-    return fused ? hn::MulAdd(x, rstd, shift) : hn::Mul(hn::Sub(x, mean), rstd);
-  };
-  const V mean_gw = hn::Set(df, current_means.gw);
-  const V mean_gw_xh = hn::Set(df, current_means.gw_xh);
+  const V cur_mean = hn::Set(df, cur.centering.mean), cur_rstd = hn::Set(df, cur.centering.rstd);
+  const V next_mean = hn::Set(df, nxt.centering.mean);
+  const V next_rstd = hn::Set(df, nxt.centering.rstd);
+  const V cur_shift = hn::Set(df, cur.centering.shift);
+  const V next_shift = hn::Set(df, nxt.centering.shift);
+  const bool cur_fused = cur.centering.fused, next_fused = nxt.centering.fused;
+  const V mean_gw = hn::Set(df, current_means.gw), mean_gw_xh = hn::Set(df, current_means.gw_xh);
+  const V zero = hn::Zero(df);
+  // 0 * v summed: stays 0 while every gradInput value is finite, NaN after an inf or NaN.
+  V probe = zero;
 
   // The current row at j: gradInput's vector (stored by the caller) and the column terms.
-  const auto finish = [&](const T* g_at, const T* x_at, int64_t j, V w) {
+  const auto finish = [&](const T* g_at, const T* x_at, int64_t j,
+                          V w) ACLNN_CHECK_LAYER_NORM_INLINE {
     const V g = LoadAsFloat(df, g_at);
-    const V xh = centered(LoadAsFloat(df, x_at), cur_mean, cur_rstd, cur_shift, cur_fused);
+    const V xh = Centered(LoadAsFloat(df, x_at), cur_mean, cur_rstd, cur_shift, cur_fused);
     if (item_dw) {
-      V dw, db = g;
-      if (first_row) {
-        dw = hn::Mul(g, xh);
-      } else {
+      V dw = hn::Mul(g, xh), db = g;
+      if (!first_row) {
         dw = hn::MulAdd(g, xh, hn::LoadU(df, item_dw + j));
         db = hn::Add(hn::LoadU(df, item_db + j), db);
       }
@@ -134,20 +141,19 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
       hn::StoreU(db, df, item_db + j);
     }
     const V gw = hn::Mul(g, w);
-    return hn::Mul(cur_rstd, hn::NegMulAdd(xh, mean_gw_xh, hn::Sub(gw, mean_gw)));
+    const V grad_input = hn::Mul(cur_rstd, hn::NegMulAdd(xh, mean_gw_xh, hn::Sub(gw, mean_gw)));
+    probe = hn::MulAdd(grad_input, zero, probe);
+    return grad_input;
   };
   // The next row at j: gw and gw * xh, its row sums' terms.
-  const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw, V& gw_xh) {
+  const auto sums_terms = [&](const T* g_at, const T* x_at, V w, V& gw,
+                              V& gw_xh) ACLNN_CHECK_LAYER_NORM_INLINE {
     gw = hn::Mul(LoadAsFloat(df, g_at), w);
-    const V xh = centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused);
+    const V xh = Centered(LoadAsFloat(df, x_at), next_mean, next_rstd, next_shift, next_fused);
     gw_xh = hn::Mul(gw, xh);
   };
-
-  CascadeSum<DF> sum_gw(df), sum_gw_xh(df);
-  const int64_t lanes = c.lanes;
-  // One vector of a step at `at`, its sums' terms into gw and gw_xh (named, not arrays: SVE's
-  // sizeless vectors cannot be array elements).
-  const auto column = [&](int64_t at, V& gw, V& gw_xh) {
+  // Vector `at` of a whole step: the next row's terms into gw, gw_xh; the current row finished.
+  const auto step = [&](int64_t at, V& gw, V& gw_xh) ACLNN_CHECK_LAYER_NORM_INLINE {
     const V w = hn::LoadU(df, weight + at);
     if constexpr (kSums) {
       PrefetchAhead(next_grad + at, kPrefetchBytes);
@@ -162,22 +168,25 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
       }
     }
   };
-  static_assert(kVectorsPerStep == 4);
+
+  CascadeSum<DF> sum_gw(df), sum_gw_xh(df);
+  const int64_t lanes = c.lanes;
   for (int64_t j = 0; j < c.stepped; j += kVectorsPerStep * lanes) {
-    V gw0, gw1, gw2, gw3, gw_xh0, gw_xh1, gw_xh2, gw_xh3;
-    column(j, gw0, gw_xh0);
-    column(j + lanes, gw1, gw_xh1);
-    column(j + 2 * lanes, gw2, gw_xh2);
-    column(j + 3 * lanes, gw3, gw_xh3);
+    V gw0 = zero, gw1 = zero, gw2 = zero, gw3 = zero;
+    V gx0 = zero, gx1 = zero, gx2 = zero, gx3 = zero;
+    step(j, gw0, gx0);
+    step(j + lanes, gw1, gx1);
+    step(j + 2 * lanes, gw2, gx2);
+    step(j + 3 * lanes, gw3, gx3);
     if constexpr (kSums) {
       sum_gw.AddBlock(gw0, gw1, gw2, gw3);
-      sum_gw_xh.AddBlock(gw_xh0, gw_xh1, gw_xh2, gw_xh3);
+      sum_gw_xh.AddBlock(gx0, gx1, gx2, gx3);
     }
   }
   for (int64_t j = c.stepped; j < c.m; j += lanes) {
     const V w = hn::LoadU(df, weight + j);
     if constexpr (kSums) {
-      V gw, gw_xh;
+      V gw = zero, gw_xh = zero;
       sums_terms(nxt.GradAt(j), nxt.InputAt(j), w, gw, gw_xh);
       // Lanes past M must not enter the row sums (xh there is not 0, and may be inf).
       const auto valid = hn::FirstN(df, static_cast<size_t>(c.m - j));
@@ -195,8 +204,10 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
       }
     }
   }
+  if (finite) *finite = hn::AllFalse(df, hn::IsNaN(probe));
   if constexpr (!kSums) return current_means;
-  return {sum_gw.Total() / c.count, sum_gw_xh.Total() / c.count};
+  const auto count = static_cast<float>(c.m);
+  return {sum_gw.Total() / count, sum_gw_xh.Total() / count};
 }
 
 // The rows of one item. With gradInput selected each row is read twice, its sums and then its
@@ -206,7 +217,8 @@ HWY_INLINE RowMeans<DF> Pass(DF df, const ItemContext<DF, T>& c,
 // median GB/s of 3 alternating runs, float32/float16/bfloat16, against one row at a time with
 // its two passes back to back and prefetcht0: [65536, 512] 13.4/15.0/15.1 -> 26.0/15.5/14.7,
 // [8192, 4096] 12.3/11.0/11.3 -> 21.1/16.9/15.1. The 16-bit rows are bound by the operations:
-// with the data in L3 they run at the same speed.
+// with the data in L3 they run at the same speed. A row whose gradInput is not finite, and an
+// ExtremeRow, is redone in float64 (RescueRow).
 template <class T>
 void Item(const RowItems& job, int64_t item) {
   using D = hn::ScalableTag<float>;
@@ -214,41 +226,37 @@ void Item(const RowItems& job, int64_t item) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
   const int64_t m = job.row_size;
   const int64_t whole = m - m % lanes;
-  ItemContext<D, T> c{job,
-                      lanes,
-                      m,
-                      whole,
-                      whole - whole % (kVectorsPerStep * lanes),
-                      static_cast<float>(m),
-                      nullptr,
-                      nullptr};
+  const int64_t stepped = whole - whole % (kVectorsPerStep * lanes);
+  ItemContext<T> c{job, lanes, m, whole, stepped, nullptr, nullptr};
   if (job.column_partials) {
     c.item_dw = job.column_partials + item * 2 * job.padded_size;
     c.item_db = c.item_dw + job.padded_size;
   }
   const int64_t first = item * job.rows_per_item;
   const int64_t last = std::min(job.rows, first + job.rows_per_item);
-  RowOperands<D, T> rows[2]{};
+  RowOperands<T> rows[2]{};
   T* const grad_input = static_cast<T*>(job.grad_input);
   if (!grad_input) {
     for (int64_t r = first; r < last; ++r) {
       rows[0].Point(job, r, whole);
-      Pass<false, true>(df, c, &rows[0], RowMeans<D>{}, nullptr, r == first, nullptr);
+      Pass<false, true>(df, c, &rows[0], RowMeans{}, nullptr, r == first, nullptr, nullptr);
     }
     return;
   }
   rows[0].Point(job, first, whole);
-  RowMeans<D> means = Pass<true, false>(df, c, nullptr, RowMeans<D>{}, nullptr, false, &rows[0]);
+  RowMeans means = Pass<true, false>(df, c, nullptr, RowMeans{}, nullptr, false, &rows[0], nullptr);
   for (int64_t r = first; r < last; ++r) {
-    const RowOperands<D, T>& current = rows[(r - first) % 2];
-    RowOperands<D, T>& next = rows[(r - first + 1) % 2];
+    const RowOperands<T>& current = rows[(r - first) % 2];
+    RowOperands<T>& next = rows[(r - first + 1) % 2];
     T* out = grad_input + r * m;
+    bool finite = true;
     if (r + 1 < last) {
       next.Point(job, r + 1, whole);
-      means = Pass<true, true>(df, c, &current, means, out, r == first, &next);
+      means = Pass<true, true>(df, c, &current, means, out, r == first, &next, &finite);
     } else {
-      Pass<false, true>(df, c, &current, means, out, r == first, nullptr);
+      Pass<false, true>(df, c, &current, means, out, r == first, nullptr, &finite);
     }
+    if (!finite || ExtremeRow(job.mean[r], job.rstd[r])) RescueRow(*job.args, r);
   }
 }
 
@@ -330,6 +338,7 @@ std::optional<SimdLayout> SimdLayoutOf(const OpArgs& args) {
   job.row_size = shape->row_size;
   job.padded_size = (job.row_size + kPadFloats - 1) / kPadFloats * kPadFloats;
   job.rows_per_item = RowsPerItem(job.row_size);
+  job.args = &args;
   layout.items = (job.rows + job.rows_per_item - 1) / job.rows_per_item;
   layout.columns = MaskOn(args, 1) || MaskOn(args, 2);
   return layout;
@@ -375,13 +384,11 @@ void SimdCompute(const OpArgs& args, void* workspace) {
   });
   if (!job.column_partials) return;
   CombinePartials(job.column_partials, layout->items, job.padded_size);
-  if (MaskOn(args, 1)) {
-    WriteFromFloat(*args.tensor(kGradWeight), std::span<const float>(job.column_partials, m));
-  }
-  if (MaskOn(args, 2)) {
-    WriteFromFloat(*args.tensor(kGradBias),
-                   std::span<const float>(job.column_partials + job.padded_size, m));
-  }
+  const float* dw = MaskOn(args, 1) ? job.column_partials : nullptr;
+  const float* db = MaskOn(args, 2) ? job.column_partials + job.padded_size : nullptr;
+  if (dw) WriteFromFloat(*args.tensor(kGradWeight), std::span<const float>(dw, m));
+  if (db) WriteFromFloat(*args.tensor(kGradBias), std::span<const float>(db, m));
+  RescueColumns(args, NonFiniteColumns(dw, db, job.row_size));
 }
 
 }  // namespace aclnn_check::layer_norm_backward

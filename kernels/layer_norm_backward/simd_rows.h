@@ -6,6 +6,10 @@
 
 #include "core/dtype.h"
 
+namespace aclnn_check {
+struct OpArgs;
+}
+
 namespace aclnn_check::layer_norm_backward {
 
 struct RowItems {
@@ -23,6 +27,7 @@ struct RowItems {
   // Column partials, [items][2][padded_size] (gradWeight's then gradBias's); null when neither
   // gradWeight nor gradBias is selected.
   float* column_partials = nullptr;
+  const OpArgs* args = nullptr;  // the call, for RescueRow
 };
 
 }  // namespace aclnn_check::layer_norm_backward

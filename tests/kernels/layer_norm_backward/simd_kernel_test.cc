@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "layer_norm_backward/layer_norm_backward.h"
@@ -100,6 +101,65 @@ TEST_P(LayerNormBackwardSimd, AgreesWithReference) {
           << c.row_size << "]: " << agreement.Describe();
     }
   }
+}
+
+// Finite inputs whose float32 intermediates overflow while the float64 results are finite (what
+// `aclnn-check hunt` found, docs/hunt.md): gradOut * weight near 1e39 in every row, with rstd
+// small enough to bring gradInput back near 1e27; and column terms gradOut * xhat of +-1e40 in
+// rows that cancel, gradWeight 0 (float32 added them as inf + fma(-1e30, 1e10, inf) = inf).
+CallBuilder OverflowCall(DType dtype, int64_t rows, int64_t row_size, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(0, 1);
+  const size_t n = static_cast<size_t>(rows * row_size);
+  std::vector<double> grad(n), x(n), w(static_cast<size_t>(row_size), 1e9);
+  std::vector<double> mean(static_cast<size_t>(rows), 0.0), rstd(static_cast<size_t>(rows));
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = i / static_cast<size_t>(row_size);
+    grad[i] = (r % 2 == 0 ? 1e30 : -1e30) * (1 + 0.25 * std::fabs(normal(random)));
+    x[i] = 2 * normal(random);
+  }
+  for (size_t r = 0; r < rstd.size(); ++r) rstd[r] = r < 2 ? 1e-12 : 1.0;
+  // Rows 2 and 3: xhat = 1e10 in column 0, with gradOut +-1e30 there (and weight 1e9, so their
+  // gradInput overflows too).
+  if (rows >= 4) {
+    const size_t m = static_cast<size_t>(row_size);
+    x[2 * m] = x[3 * m] = 1e10;
+    grad[2 * m] = 1e30;
+    grad[3 * m] = -1e30;
+  }
+  const Dims shape{rows, row_size};
+  const Dims normalized{row_size};
+  CallBuilder call(Op());
+  call.Tensor("gradOut", dtype, shape, grad)
+      .Tensor("input", dtype, shape, x)
+      .Tensor("mean", DType::kFloat32, {rows, 1}, mean)
+      .Tensor("rstd", DType::kFloat32, {rows, 1}, rstd)
+      .Tensor("weight", DType::kFloat32, normalized, w)
+      .Param("normalizedShape", normalized)
+      .Param("outputMask", std::vector<bool>{true, true, true})
+      .Zeros("gradInput", dtype, shape)
+      .Zeros("gradWeight", DType::kFloat32, normalized)
+      .Zeros("gradBias", DType::kFloat32, normalized);
+  return call;
+}
+
+void ExpectOverflowsRedone(testing::KernelFunction kernel, const std::string& name) {
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    for (const int64_t row_size : {int64_t{64}, int64_t{67}}) {
+      CallBuilder call = OverflowCall(dtype, 4, row_size, 7);
+      const auto agreement = testing::RunKernelAgainstReference(Op(), call, kernel);
+      EXPECT_TRUE(agreement.passed())
+          << name << " " << DTypeName(dtype) << " M " << row_size << ": " << agreement.Describe();
+    }
+  }
+}
+
+TEST_P(LayerNormBackwardSimd, IntermediatesThatOverflowFloat32AreRedoneInDouble) {
+  ExpectOverflowsRedone(SimdCompute, hwy::TargetName(GetParam()));
+}
+
+TEST(LayerNormBackwardPortable, IntermediatesThatOverflowFloat32AreRedoneInDouble) {
+  ExpectOverflowsRedone(Compute, "kernel.cc");
 }
 
 TEST(LayerNormBackwardSimd, EveryThreadCountGivesTheSameBits) {
