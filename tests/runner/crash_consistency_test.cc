@@ -2,10 +2,8 @@
 // seeded pseudo-random moments and resumed each time ends with the report of an uninterrupted run
 // (timings aside); a worker killed mid-point is a harness.crash and the run goes on; a report
 // folder on a full file system is a clear error that leaves the previous reports as they were.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,14 +17,18 @@
 #include <thread>
 #include <vector>
 
+#include "support/harness_process.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
 
+using testing::ExitCode;
 using testing::ReadFile;
+using testing::StartHarness;
 using testing::TempDir;
+using testing::WaitStatus;
 using Clock = std::chrono::steady_clock;
 
 const char* kSmallSuite = R"({
@@ -34,40 +36,6 @@ const char* kSmallSuite = R"({
   "axes": {"dtype": ["float32", "float16", "bfloat16"], "shape": [[5], [2, 9], [64, 33], []]},
   "inputs": {"self": {"dist": "uniform", "low": -5, "high": 5, "specials": ["-3", "3", "nan"]}},
   "layout": ["contiguous", "strided:2", "transposed"], "seed": 7})";
-
-// Starts the harness with `arguments`, its output in `log`; `limit_file_bytes` > 0 runs it under
-// RLIMIT_FSIZE with SIGXFSZ ignored, so that writes past the limit fail with EFBIG like a full
-// disk.
-pid_t StartHarness(const std::vector<std::string>& arguments, const std::filesystem::path& log,
-                   rlim_t limit_file_bytes = 0) {
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  dup2(fd, STDOUT_FILENO);
-  dup2(fd, STDERR_FILENO);
-  if (limit_file_bytes > 0) {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{limit_file_bytes, limit_file_bytes};
-    setrlimit(RLIMIT_FSIZE, &limit);
-  }
-  std::vector<char*> argv{const_cast<char*>(ACLNN_CHECK_CLI)};
-  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
-  argv.push_back(nullptr);
-  execv(ACLNN_CHECK_CLI, argv.data());
-  _exit(127);
-}
-
-int WaitStatus(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-int ExitCode(pid_t pid) {
-  const int status = WaitStatus(pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::vector<std::string> RunArguments(const TempDir& dir) {
   return {"run", (dir.path() / "cases").string(), "--jobs", "2", "--run-history", ""};
