@@ -164,6 +164,53 @@ TEST(CrashConsistency, ResumingAnotherRunIsRefusedNamingTheDifference) {
       << ReadFile(dir.path() / "other.log");
 }
 
+// docs/journal-and-resume.md: a new run keeps the journal of an unfinished run unless told to
+// drop it, and replaces that of a finished one as before.
+TEST(CrashConsistency, ANewRunRefusesToReplaceTheJournalOfAnUnfinishedRun) {
+  TempDir dir;
+  dir.Write("cases/crash.json", kSmallSuite);
+  const std::filesystem::path report = dir.path() / "report";
+  std::vector<std::string> arguments = RunArguments(dir);
+  arguments.insert(arguments.end(), {"--report-dir", report.string()});
+  ASSERT_EQ(ExitCode(StartHarness(arguments, dir.path() / "first.log")), 0);
+  const std::vector<std::string> all = JournaledIds(report / "journal.jsonl");
+  ASSERT_GT(all.size(), 3u);
+  // A finished run's journal is replaced: the same run again is fine.
+  EXPECT_EQ(ExitCode(StartHarness(arguments, dir.path() / "again.log")), 0)
+      << ReadFile(dir.path() / "again.log");
+  // The run as a kill would have left it: the header and two points.
+  {
+    std::ifstream in(report / "journal.jsonl");
+    std::string header, first, second;
+    std::getline(in, header);
+    std::getline(in, first);
+    std::getline(in, second);
+    std::ofstream(report / "journal.jsonl", std::ios::trunc) << header << "\n"
+                                                             << first << "\n"
+                                                             << second << "\n";
+  }
+  const std::string unfinished = ReadFile(report / "journal.jsonl");
+  EXPECT_EQ(ExitCode(StartHarness(arguments, dir.path() / "refused.log")), 2);
+  const std::string refused = ReadFile(dir.path() / "refused.log");
+  EXPECT_NE(refused.find("unfinished run (2 of " + std::to_string(all.size())), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("--resume " + report.string()), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--overwrite"), std::string::npos) << refused;
+  EXPECT_EQ(ReadFile(report / "journal.jsonl"), unfinished)
+      << "the refused run touched the journal";
+
+  std::vector<std::string> both = arguments;
+  both.insert(both.end(), {"--overwrite", "--resume", report.string()});
+  EXPECT_EQ(ExitCode(StartHarness(both, dir.path() / "both.log")), 2);
+  EXPECT_EQ(ReadFile(report / "journal.jsonl"), unfinished);
+
+  std::vector<std::string> overwrite = arguments;
+  overwrite.push_back("--overwrite");
+  EXPECT_EQ(ExitCode(StartHarness(overwrite, dir.path() / "overwrite.log")), 0)
+      << ReadFile(dir.path() / "overwrite.log");
+  EXPECT_EQ(JournaledIds(report / "journal.jsonl").size(), all.size());
+}
+
 TEST(CrashConsistency, AWorkerKilledMidPointIsAHarnessCrashAndTheRunGoesOn) {
   TempDir dir;
   // Points large enough that the worker is inside one when it is killed.
