@@ -196,13 +196,13 @@ TEST(CrashConsistency, ANewRunRefusesToReplaceTheJournalOfAnUnfinishedRun) {
       << refused;
   EXPECT_NE(refused.find("--resume " + report.string()), std::string::npos) << refused;
   EXPECT_NE(refused.find("--overwrite"), std::string::npos) << refused;
-  EXPECT_EQ(ReadFile(report / "journal.jsonl"), unfinished)
+  EXPECT_TRUE(ReadFile(report / "journal.jsonl") == unfinished)
       << "the refused run touched the journal";
 
   std::vector<std::string> both = arguments;
   both.insert(both.end(), {"--overwrite", "--resume", report.string()});
   EXPECT_EQ(ExitCode(StartHarness(both, dir.path() / "both.log")), 2);
-  EXPECT_EQ(ReadFile(report / "journal.jsonl"), unfinished);
+  EXPECT_TRUE(ReadFile(report / "journal.jsonl") == unfinished) << "--resume with --overwrite touched the journal";
 
   std::vector<std::string> overwrite = arguments;
   overwrite.push_back("--overwrite");
