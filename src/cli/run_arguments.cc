@@ -90,6 +90,9 @@ void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
   run_cmd->add_option("--report-dir", run.report_dir, "Where reports go")->capture_default_str();
   run_cmd->add_option("--resume", a.resume_dir,
                       "Finish the run whose report folder (and journal) is DIR: only its unfinished points run");
+  run_cmd->add_flag("--overwrite", run.overwrite,
+                    "Start anew in a report folder whose journal holds an unfinished run (its "
+                    "finished points are dropped); without it such a run must be --resume'd");
   run_cmd->add_flag("--require-all", run.require_all, "Operators the provider lacks count as failures");
   run_cmd->add_flag("--list", run.list_only, "List the selected test point ids and exit");
   run_cmd->add_option("--profile", run.profiles, "Profile of rule overrides (repeatable)");
@@ -114,6 +117,11 @@ int RunWithArguments(RunArguments& a, const std::string& command_line) {
     return 2;
   }
   if (!a.resume_dir.empty()) {
+    if (run.overwrite) {
+      std::cerr << "aclnn-check: --resume and --overwrite exclude each other: --resume keeps the "
+                   "journal's finished points, --overwrite drops them\n";
+      return 2;
+    }
     run.report_dir = a.resume_dir;
     run.resume = true;
   }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -388,15 +389,40 @@ struct OpenedJournal {
   std::string command;                             // the command line of the run's first attempt
 };
 
+// A new run does not replace the journal of a run that did not finish (killed, interrupted, its
+// disk full) unless told to: those points may have taken hours. A journal that names its point
+// count and holds fewer lines is unfinished; one that cannot be resumed anyway (another format
+// version, no header) protects nothing and is replaced.
+void RefuseUnfinishedJournal(const RunOptions& options) {
+  const std::filesystem::path path = JournalPath(options.report_dir);
+  if (options.overwrite || !std::filesystem::exists(path)) return;
+  JournalSummary journal;
+  try {
+    journal = SummariseJournal(path);
+  } catch (const std::exception&) {
+    return;
+  }
+  const nlohmann::json points = journal.header.value("points", nlohmann::json());
+  if (!points.is_number_unsigned() || journal.entries >= points.get<size_t>()) return;
+  throw RunError(options.report_dir + " holds an unfinished run (" +
+                 std::to_string(journal.entries) + " of " + std::to_string(points.get<size_t>()) +
+                 " test points in " + path.string() + "): finish it with --resume " +
+                 options.report_dir + ", or give --overwrite to start anew and drop its points");
+}
+
 // A new journal, or with --resume the earlier attempt's, checked to be this run's.
-OpenedJournal OpenJournal(const RunOptions& options, const LoadedRun& run) {
+OpenedJournal OpenJournal(const RunOptions& options, const LoadedRun& run, size_t points) {
   const std::filesystem::path path = JournalPath(options.report_dir);
   const nlohmann::json identity = RunIdentity(options, run);
   OpenedJournal journal{.writer = {}, .finished = {}, .command = options.command_line};
   try {
     if (!options.resume) {
-      journal.writer.emplace(
-          JournalWriter::Start(path, {{"run", identity}, {"command", options.command_line}}));
+      // Only for measuring the journal's cost (docs/journal-and-resume.md): such a run cannot be
+      // resumed, so it is no option of the command line.
+      if (std::getenv("ACLNN_CHECK_MEASURE_WITHOUT_JOURNAL")) return journal;
+      RefuseUnfinishedJournal(options);
+      journal.writer.emplace(JournalWriter::Start(
+          path, {{"run", identity}, {"command", options.command_line}, {"points", points}}));
       return journal;
     }
     JournalContents contents = ReadJournal(path);
@@ -563,8 +589,8 @@ int RunPhases(const RunOptions& options) {
     }
     context.failure_archive = failure_archive.get();
   }
-  OpenedJournal journal = OpenJournal(options, run);
-  ResultRecorder recorder(options, selected.size(), &*journal.writer);
+  OpenedJournal journal = OpenJournal(options, run, selected.size());
+  ResultRecorder recorder(options, selected.size(), journal.writer ? &*journal.writer : nullptr);
   const std::set<std::string> already = RecordFinished(selected, &journal, &recorder);
   int jobs = 1;
   bool completed = true;

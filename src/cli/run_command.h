@@ -23,6 +23,8 @@ struct RunOptions {
   double timeout_seconds = 60;
   std::string report_dir = "reports/latest";
   bool resume = false;  // --resume DIR: report_dir's journal names the points already finished
+  // --overwrite: a new run may replace a journal of an unfinished run (docs/journal-and-resume.md)
+  bool overwrite = false;
   bool require_all = false;
   bool list_only = false;
   std::vector<std::string> profiles;

@@ -1,5 +1,7 @@
 #include "report/html_page_data.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +89,63 @@ json PointRow(const json& point, OutputShapes& shapes) {
                       point.value("verdict", ""), failed_rules, PlotNumber(max_ulp), histogram, outputs});
 }
 
+// The stages of report.json's stage_seconds, in the order the page draws them.
+constexpr std::array<const char*, 7> kStages = {"prepare",   "call",   "reference", "check",
+                                                "precision", "repeat", "patterns"};
+constexpr size_t kSlowestPoints = 20;
+
+double Seconds(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+json StageRow(const json& stages) {
+  json row = json::array();
+  for (const char* stage : kStages) row.push_back(PlotNumber(Seconds(stages, stage)));
+  return row;
+}
+
+// Per operator and dtype the seconds of its points, whole and by stage, and the slowest points;
+// null when no point has stage_seconds (reports written before them).
+json TimingData(const json& report) {
+  struct Group {
+    int64_t points = 0;
+    double seconds = 0;
+    std::array<double, kStages.size()> stages{};
+  };
+  std::map<std::pair<std::string, std::string>, Group> groups;
+  std::vector<const json*> timed;
+  for (const json& point : ArrayMember(report, "test_points")) {
+    const json& stages = ObjectMember(point, "stage_seconds");
+    if (stages.empty()) continue;
+    Group& group = groups[{point.value("op", ""), point.value("dtype", "")}];
+    ++group.points;
+    group.seconds += Seconds(point, "seconds");
+    for (size_t i = 0; i < kStages.size(); ++i) group.stages[i] += Seconds(stages, kStages[i]);
+    timed.push_back(&point);
+  }
+  if (timed.empty()) return nullptr;
+  json rows = json::array();
+  for (const auto& [key, group] : groups) {
+    json stages = json::array();
+    for (double seconds : group.stages) stages.push_back(PlotNumber(seconds));
+    rows.push_back({key.first, key.second, group.points, PlotNumber(group.seconds), stages});
+  }
+  const size_t slowest = std::min(kSlowestPoints, timed.size());
+  std::partial_sort(
+      timed.begin(), timed.begin() + static_cast<std::ptrdiff_t>(slowest), timed.end(),
+      [](const json* a, const json* b) { return Seconds(*a, "seconds") > Seconds(*b, "seconds"); });
+  json slow = json::array();
+  for (size_t i = 0; i < slowest; ++i) {
+    const json& point = *timed[i];
+    slow.push_back({point.value("id", ""), PlotNumber(Seconds(point, "seconds")),
+                    StageRow(ObjectMember(point, "stage_seconds"))});
+  }
+  json stage_names = json::array();
+  for (const char* stage : kStages) stage_names.push_back(stage);
+  return {{"stages", stage_names}, {"groups", rows}, {"slowest", slow}};
+}
+
 }  // namespace
 
 json HtmlPageData(const json& report) {
@@ -99,6 +158,7 @@ json HtmlPageData(const json& report) {
                {"output_shapes", shapes.ToJson()},
                {"points", std::move(points)}};
   if (report.contains("bench_history")) data["bench_history"] = report.at("bench_history");
+  if (json timing = TimingData(report); !timing.is_null()) data["timing"] = std::move(timing);
   return data;
 }
 

@@ -4,9 +4,12 @@
 //   {"format": 1,
 //    "totals": the report's totals,
 //    "rule_coverage": the report's rule coverage table, as it is,
-//    "bench_history": the report's benchmark history [{name, date, bytes_per_second}], when present,
-//    "output_shapes": [[output name, [input name, ...]], ...]  each distinct pair, once,
-//    "points": [[id, op, dtype, verdict, [failed rule ids], max ULP, histogram, [output, ...]], ...]}
+//    "bench_history": the report's benchmark history [{name, date, bytes_per_second}], when
+//    present, "output_shapes": [[output name, [input name, ...]], ...]  each distinct pair, once,
+//    "points": [[id, op, dtype, verdict, [failed rule ids], max ULP, histogram, [output, ...]],
+//    ...], "timing": {"stages": [stage name, ...],  when any point has stage_seconds
+//               "groups": [[op, dtype, points, seconds, [seconds per stage]], ...],
+//               "slowest": [[id, seconds, [seconds per stage]], ...]  the 20 slowest points}}
 //   points are in report order; max ULP is the largest of the outputs' (null without outputs);
 //   histogram: the outputs' element counts per ULP-error bucket 0, 1, 2, 3-4, 5-8, 9-16, >16
 //     summed, trailing zero buckets left out;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -74,14 +75,35 @@ JournalWriter::JournalWriter(JournalWriter&& other) noexcept = default;
 JournalWriter& JournalWriter::operator=(JournalWriter&& other) noexcept = default;
 JournalWriter::~JournalWriter() = default;
 
+// The header goes into a file of its own that is renamed over the journal once it is on the disk:
+// a run killed while it starts leaves the folder's earlier journal (or none), never a journal
+// without a header, which --resume could not read.
 JournalWriter JournalWriter::Start(const std::filesystem::path& path, nlohmann::json header) {
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw SystemError(path, "cannot create the journal");
+  std::filesystem::path starting = path;
+  starting += ".new";
+  const int fd = open(starting.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw SystemError(starting, "cannot create the journal");
   JournalWriter writer(path, fd);
   header["journal_format"] = kJournalFormatVersion;
-  writer.WriteLine(header.dump());
+  try {
+    writer.WriteLine(header.dump());
+    if (fdatasync(fd) != 0)
+      throw SystemError(starting, "cannot flush the journal's header to the disk");
+    if (rename(starting.c_str(), path.c_str()) != 0)
+      throw SystemError(path, "cannot put the new journal in place");
+    // The rename itself on the disk, or a power loss could bring the earlier journal back.
+    const int folder = open(path.parent_path().empty() ? "." : path.parent_path().c_str(),
+                            O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder >= 0) {
+      fsync(folder);
+      close(folder);
+    }
+  } catch (...) {
+    std::filesystem::remove(starting, error);
+    throw;
+  }
   return writer;
 }
 
@@ -165,6 +187,27 @@ JournalContents ReadJournal(const std::filesystem::path& path) {
   }
   if (line_number == 0) throw InputError(path.string(), "line 1", "the journal's header line");
   return contents;
+}
+
+JournalSummary SummariseJournal(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), "", "no journal here");
+  std::string header_line;
+  if (!std::getline(in, header_line) || in.eof())
+    throw InputError(path.string(), "line 1", "the journal's header line");
+  JournalSummary summary;
+  summary.header = nlohmann::json::parse(header_line, nullptr, false);
+  if (summary.header.is_discarded() || !summary.header.is_object() ||
+      summary.header.value("journal_format", nlohmann::json()) != kJournalFormatVersion) {
+    throw InputError(path.string(), "line 1",
+                     "a header of journal format " + std::to_string(kJournalFormatVersion));
+  }
+  // Whole lines only: a torn last one has no newline.
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    summary.entries += static_cast<size_t>(std::count(block, block + in.gcount(), '\n'));
+  }
+  return summary;
 }
 
 std::string FirstDifference(const nlohmann::json& journal, const nlohmann::json& current) {

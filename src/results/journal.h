@@ -63,6 +63,16 @@ struct JournalContents {
 // newline or that does not parse is a write the run did not finish, and is ignored.
 JournalContents ReadJournal(const std::filesystem::path& path);
 
+struct JournalSummary {
+  nlohmann::json header;  // the first line, its format version checked
+  size_t entries = 0;     // whole lines after it, not parsed
+};
+
+// What a new run needs to know of a folder's journal without reading every line (the default
+// suite's runs to megabytes). Throws InputError like ReadJournal for a missing file or another
+// header.
+JournalSummary SummariseJournal(const std::filesystem::path& path);
+
 // The first place where two identities differ, as "/pointer: journal has X, this run has Y",
 // or "" when they are equal.
 std::string FirstDifference(const nlohmann::json& journal, const nlohmann::json& current);

@@ -45,6 +45,20 @@ struct RuleOutcome {
   int64_t elements = 0;  // element rules: elements it decided
 };
 
+// Where a point's time went, in seconds (docs/contract/reports.md, "stage_seconds"): generating its
+// inputs and making its host and device memory, the calls, the reference, the checks, the
+// precision standards, and the calls of --repeat and of the calling patterns. They add up to at
+// most the point's `seconds`; the rest is the runner's own bookkeeping.
+struct PointStages {
+  double prepare = 0;
+  double call = 0;
+  double reference = 0;
+  double check = 0;
+  double precision = 0;
+  double repeat = 0;
+  double patterns = 0;
+};
+
 struct TestPointResult {
   std::string id;
   std::string case_name;
@@ -64,7 +78,8 @@ struct TestPointResult {
   std::vector<Finding> failures;
   std::vector<OutputResult> outputs;
   std::vector<RuleOutcome> rules;
-  double seconds = 0;
+  double seconds = 0;  // the whole point as its worker ran it
+  PointStages stages;
   std::string repro;
   // Imported CANN cases: the source's criterion ("ttk_close", "single_bm") and where it came from;
   // the outputs carry its verdicts, reported beside (never instead of) the point's own verdict.

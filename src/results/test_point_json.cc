@@ -35,6 +35,21 @@ json MetricsJson(const OutputMetrics& m) {
   return metrics;
 }
 
+// A tenth of a microsecond keeps every stage that took any time above zero and the line short.
+double StageNumber(double seconds) { return std::round(seconds * 1e7) / 1e7; }
+
+json StagesJson(const PointStages& stages) {
+  json json_stages = {{"prepare", StageNumber(stages.prepare)},
+                      {"call", StageNumber(stages.call)},
+                      {"reference", StageNumber(stages.reference)},
+                      {"check", StageNumber(stages.check)},
+                      {"precision", StageNumber(stages.precision)}};
+  // Only runs that make them have these.
+  if (stages.repeat > 0) json_stages["repeat"] = StageNumber(stages.repeat);
+  if (stages.patterns > 0) json_stages["patterns"] = StageNumber(stages.patterns);
+  return json_stages;
+}
+
 }  // namespace
 
 json TestPointJson(const TestPointResult& r) {
@@ -77,6 +92,7 @@ json TestPointJson(const TestPointResult& r) {
           {"provider_message", r.provider_message},
           {"workspace_bytes", r.workspace_bytes},
           {"seconds", r.seconds},
+          {"stage_seconds", StagesJson(r.stages)},
           {"repro", r.repro},
           {"failures", failures},
           {"rules", rules},

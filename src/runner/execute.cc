@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "core/view_storage.h"
 #include "runner/call_phases.h"
+#include "runner/stage_clock.h"
 
 namespace aclnn_check {
 
@@ -213,12 +214,15 @@ namespace {
 // The call after its status: a rejected one writes nothing; an accepted one is launched,
 // synchronised, and its inputs and outputs checked against the reference (computed here, after
 // the call, in the memory the device buffers leave, when the prepared point has none).
-void LaunchAndCheck(const TestPoint& point, const PreparedPoint& prepared, const AcceptedStatuses& accepted,
-                    const DeviceSession& session, const RunContext& context, DeviceCall* call, Outcome* outcome,
-                    TestPointResult* result, CapturedOutputs* captured) {
+void LaunchAndCheck(const TestPoint& point, const PreparedPoint& prepared,
+                    const AcceptedStatuses& accepted, const DeviceSession& session,
+                    const RunContext& context, DeviceCall* call, Outcome* outcome,
+                    TestPointResult* result, CapturedOutputs* captured, StageClock* clock) {
   const Operator& op = point.op();
+  PointStages& stages = result->stages;
   if (*result->status != 0) {
     CheckRejectedCall(op, prepared, *call, outcome);
+    clock->Lap(&stages.check);
     return;
   }
   if (!point.expected.ok()) return;
@@ -227,14 +231,18 @@ void LaunchAndCheck(const TestPoint& point, const PreparedPoint& prepared, const
   const aclnnStatus executed = Launch(*context.provider->Symbols(op), session, call);
   SetPhase(context, CallPhase::kSynchronize);
   session.Synchronize();
+  clock->Lap(&stages.call);
   SetPhase(context, CallPhase::kCheck);
   JudgeLaunch(executed, *context.provider, call, outcome, result);
   CallDownloads downloads = CheckInputsAndDownload(op, prepared, call, outcome);
+  clock->Lap(&stages.check);
   std::optional<ReferenceResult> reference_here;
   if (!prepared.reference) reference_here = op.Reference(prepared.args);
+  clock->Lap(&stages.reference);
   const ReferenceResult& reference = prepared.reference ? *prepared.reference : *reference_here;
   CheckOutputs(point, prepared, reference, accepted, std::move(downloads), context, outcome, result, captured);
   if (captured && reference_here) captured->reference = std::move(reference_here);
+  clock->Lap(&stages.check);
 }
 
 }  // namespace
@@ -256,6 +264,8 @@ TestPointResult ExecutePoint(const TestPoint& point, const DeviceSession& sessio
   if (!symbols) return finish(Verdict::kNotProvided);
 
   Outcome outcome(*context.profiles);
+  StageClock clock;
+  PointStages& stages = result.stages;
   try {
     SetPhase(context, CallPhase::kPrepare);
     std::optional<PreparedPoint> prepared_here;
@@ -266,11 +276,15 @@ TestPointResult ExecutePoint(const TestPoint& point, const DeviceSession& sessio
     SetPhase(context, CallPhase::kUpload);
     DeviceCall call;
     UploadCall(point, prepared, session, &call);
+    clock.Lap(&stages.prepare);
     SetPhase(context, CallPhase::kGetWorkspaceSize);
     const aclnnStatus status = GetWorkspace(point.op(), *symbols, &call);
+    clock.Lap(&stages.call);
     SetPhase(context, CallPhase::kCheck);
     JudgeWorkspaceStatus(point, accepted, status, *context.provider, &outcome, &result);
-    LaunchAndCheck(point, prepared, accepted, session, context, &call, &outcome, &result, captured);
+    clock.Lap(&stages.check);
+    LaunchAndCheck(point, prepared, accepted, session, context, &call, &outcome, &result, captured,
+                   &clock);
     // A waived call rule (a whole kind of call the driver is known to get wrong) waives every
     // finding of the points it applies to; they stay in the report as waived.
     if (accepted.call_rule_waived) outcome.WaiveAll();

@@ -7,6 +7,7 @@
 #include "runner/determinism.h"
 #include "runner/failure_archive.h"
 #include "runner/precision_gate.h"
+#include "runner/stage_clock.h"
 
 namespace aclnn_check {
 namespace {
@@ -45,6 +46,7 @@ bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict ==
 
 }  // namespace
 
+// The point's whole wall time in `seconds`; ExecutePoint's stages plus those around it.
 TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
   const bool repeat = context.repeat > 1 && point.expected.ok();
   const bool patterns = !context.contracts.empty() && point.expected.ok();
@@ -52,6 +54,7 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
     return ExecutePoint(point, session, context);
   }
   if (!context.provider->Symbols(point.op())) return ExecutePoint(point, session, context);
+  const auto start = std::chrono::steady_clock::now();
   std::optional<PreparedPoint> prepared;
   try {
     if (context.phase) *context.phase = CallPhase::kPrepare;
@@ -61,24 +64,29 @@ TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& sessio
     // The plain call reports the same error the usual way.
     return ExecutePoint(point, session, context);
   }
+  const double prepare_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CapturedOutputs first;
   TestPointResult result = ExecutePoint(point, session, context, &*prepared, &first);
+  PointStages& stages = result.stages;
+  stages.prepare += prepare_seconds;
+  StageClock clock;
   if (first.reference) prepared->reference = std::move(first.reference);
   const bool computed = result.status == 0 && result.execute_status == 0;
   if (context.precision && computed) context.precision->Apply(point, *prepared, first, session, context, &result);
+  clock.Lap(&stages.precision);
   if (repeat && computed) {
-    const auto start = std::chrono::steady_clock::now();
     CheckRepeatedCalls(point, *prepared, first, session, context, &result);
-    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    clock.Lap(&stages.repeat);
   }
   if (patterns && computed) {
-    const auto start = std::chrono::steady_clock::now();
     RunCallingPatterns(point, first, session, context, &result);
-    result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    clock.Lap(&stages.patterns);
   }
   if (context.failure_archive && Failing(result.verdict)) {
     result.failure_data = context.failure_archive->Save(point, *prepared, first, result);
   }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -245,6 +245,73 @@ TEST_F(HtmlReportInBrowser, HostileStringsStayTextInTheRenderedPage) {
   EXPECT_TRUE(hostile_cell);
 }
 
+// The time-by-stage view of a report whose stage seconds are known: per operator and dtype the
+// sums of each stage, stages no point spent time in left out, and the slowest points first.
+TEST_F(HtmlReportInBrowser, TimeByStageSumsEachStageOfEveryOperatorAndDtype) {
+  const std::filesystem::path dir = Artifacts("time_by_stage");
+  json report = testing::SyntheticReport(60, 0);
+  std::map<std::string, std::map<std::string, double>> expected;  // "op dtype" -> stage -> seconds
+  std::string slowest_id;
+  double slowest = 0;
+  for (size_t i = 0; i < report["test_points"].size(); ++i) {
+    json& point = report["test_points"][i];
+    const double k = static_cast<double>(i + 1);
+    const json stages = {{"prepare", 0.001 * k},
+                         {"call", 0.0005},
+                         {"reference", 0.0002 * k},
+                         {"check", 0.0001},
+                         {"precision", 0}};
+    point["stage_seconds"] = stages;
+    point["seconds"] = 0.0012 * k + 0.0006 + 0.01;  // the stages and 10 ms of bookkeeping
+    if (point["seconds"].get<double>() > slowest) {
+      slowest = point["seconds"];
+      slowest_id = point["id"];
+    }
+    auto& group =
+        expected[point["op"].get<std::string>() + " " + point["dtype"].get<std::string>()];
+    for (const auto& [stage, seconds] : stages.items()) group[stage] += seconds.get<double>();
+    group["total"] += point["seconds"].get<double>();
+  }
+  const std::filesystem::path page = dir / "report.html";
+  WriteFileAtomically(page, HtmlReport(report));
+  const std::string dom = RenderedDom(page);
+  for (const Attributes& section : StartTags(dom, "section")) {
+    if (section.count("id") && section.at("id") == "timing-section") {
+      EXPECT_EQ(section.count("hidden"), 0u);
+    }
+  }
+  const auto rows = WithAttribute(StartTags(dom, "tr"), "data-timing");
+  size_t groups = 0, slow = 0;
+  for (const Attributes& row : rows) {
+    EXPECT_EQ(row.count("data-stage-precision"), 0u) << "a stage no point spent time in is shown";
+    EXPECT_EQ(row.count("data-stage-repeat"), 0u);
+    double sum = 0;
+    for (const char* stage : {"prepare", "call", "reference", "check"}) {
+      ASSERT_EQ(row.count(std::string("data-stage-") + stage), 1u)
+          << stage << " missing in " << row.at("data-key");
+      sum += std::stod(row.at(std::string("data-stage-") + stage));
+    }
+    EXPECT_LE(sum, std::stod(row.at("data-seconds")) * 1.001) << row.at("data-key");
+    if (row.at("data-timing") == "slowest") {
+      if (slow++ == 0) {
+        EXPECT_EQ(row.at("data-key"), slowest_id);
+      }
+      continue;
+    }
+    ++groups;
+    ASSERT_EQ(expected.count(row.at("data-key")), 1u) << row.at("data-key");
+    const auto& sums = expected.at(row.at("data-key"));
+    for (const char* stage : {"prepare", "call", "reference", "check"}) {
+      EXPECT_NEAR(std::stod(row.at(std::string("data-stage-") + stage)), sums.at(stage),
+                  sums.at(stage) * 1e-3)
+          << row.at("data-key") << " " << stage;
+    }
+    EXPECT_NEAR(std::stod(row.at("data-seconds")), sums.at("total"), sums.at("total") * 1e-3);
+  }
+  EXPECT_EQ(groups, expected.size());
+  EXPECT_EQ(slow, 20u);
+}
+
 TEST_F(HtmlReportInBrowser, TenThousandTestPointsRenderInTime) {
   const std::filesystem::path dir = Artifacts("ten_thousand_points");
   const std::filesystem::path page = dir / "report.html";

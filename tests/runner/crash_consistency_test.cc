@@ -2,10 +2,8 @@
 // seeded pseudo-random moments and resumed each time ends with the report of an uninterrupted run
 // (timings aside); a worker killed mid-point is a harness.crash and the run goes on; a report
 // folder on a full file system is a clear error that leaves the previous reports as they were.
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,14 +17,18 @@
 #include <thread>
 #include <vector>
 
+#include "support/harness_process.h"
 #include "support/source_files.h"
 #include "support/temp_dir.h"
 
 namespace aclnn_check {
 namespace {
 
+using testing::ExitCode;
 using testing::ReadFile;
+using testing::StartHarness;
 using testing::TempDir;
+using testing::WaitStatus;
 using Clock = std::chrono::steady_clock;
 
 const char* kSmallSuite = R"({
@@ -34,40 +36,6 @@ const char* kSmallSuite = R"({
   "axes": {"dtype": ["float32", "float16", "bfloat16"], "shape": [[5], [2, 9], [64, 33], []]},
   "inputs": {"self": {"dist": "uniform", "low": -5, "high": 5, "specials": ["-3", "3", "nan"]}},
   "layout": ["contiguous", "strided:2", "transposed"], "seed": 7})";
-
-// Starts the harness with `arguments`, its output in `log`; `limit_file_bytes` > 0 runs it under
-// RLIMIT_FSIZE with SIGXFSZ ignored, so that writes past the limit fail with EFBIG like a full
-// disk.
-pid_t StartHarness(const std::vector<std::string>& arguments, const std::filesystem::path& log,
-                   rlim_t limit_file_bytes = 0) {
-  const pid_t pid = fork();
-  if (pid != 0) return pid;
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  dup2(fd, STDOUT_FILENO);
-  dup2(fd, STDERR_FILENO);
-  if (limit_file_bytes > 0) {
-    signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{limit_file_bytes, limit_file_bytes};
-    setrlimit(RLIMIT_FSIZE, &limit);
-  }
-  std::vector<char*> argv{const_cast<char*>(ACLNN_CHECK_CLI)};
-  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
-  argv.push_back(nullptr);
-  execv(ACLNN_CHECK_CLI, argv.data());
-  _exit(127);
-}
-
-int WaitStatus(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-int ExitCode(pid_t pid) {
-  const int status = WaitStatus(pid);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::vector<std::string> RunArguments(const TempDir& dir) {
   return {"run", (dir.path() / "cases").string(), "--jobs", "2", "--run-history", ""};
@@ -194,6 +162,53 @@ TEST(CrashConsistency, ResumingAnotherRunIsRefusedNamingTheDifference) {
   EXPECT_EQ(ExitCode(StartHarness(other, dir.path() / "other.log")), 2);
   EXPECT_NE(ReadFile(dir.path() / "other.log").find("/options/timeout_seconds"), std::string::npos)
       << ReadFile(dir.path() / "other.log");
+}
+
+// docs/journal-and-resume.md: a new run keeps the journal of an unfinished run unless told to
+// drop it, and replaces that of a finished one as before.
+TEST(CrashConsistency, ANewRunRefusesToReplaceTheJournalOfAnUnfinishedRun) {
+  TempDir dir;
+  dir.Write("cases/crash.json", kSmallSuite);
+  const std::filesystem::path report = dir.path() / "report";
+  std::vector<std::string> arguments = RunArguments(dir);
+  arguments.insert(arguments.end(), {"--report-dir", report.string()});
+  ASSERT_EQ(ExitCode(StartHarness(arguments, dir.path() / "first.log")), 0);
+  const std::vector<std::string> all = JournaledIds(report / "journal.jsonl");
+  ASSERT_GT(all.size(), 3u);
+  // A finished run's journal is replaced: the same run again is fine.
+  EXPECT_EQ(ExitCode(StartHarness(arguments, dir.path() / "again.log")), 0)
+      << ReadFile(dir.path() / "again.log");
+  // The run as a kill would have left it: the header and two points.
+  {
+    std::ifstream in(report / "journal.jsonl");
+    std::string header, first, second;
+    std::getline(in, header);
+    std::getline(in, first);
+    std::getline(in, second);
+    std::ofstream(report / "journal.jsonl", std::ios::trunc) << header << "\n"
+                                                             << first << "\n"
+                                                             << second << "\n";
+  }
+  const std::string unfinished = ReadFile(report / "journal.jsonl");
+  EXPECT_EQ(ExitCode(StartHarness(arguments, dir.path() / "refused.log")), 2);
+  const std::string refused = ReadFile(dir.path() / "refused.log");
+  EXPECT_NE(refused.find("unfinished run (2 of " + std::to_string(all.size())), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("--resume " + report.string()), std::string::npos) << refused;
+  EXPECT_NE(refused.find("--overwrite"), std::string::npos) << refused;
+  EXPECT_TRUE(ReadFile(report / "journal.jsonl") == unfinished)
+      << "the refused run touched the journal";
+
+  std::vector<std::string> both = arguments;
+  both.insert(both.end(), {"--overwrite", "--resume", report.string()});
+  EXPECT_EQ(ExitCode(StartHarness(both, dir.path() / "both.log")), 2);
+  EXPECT_TRUE(ReadFile(report / "journal.jsonl") == unfinished) << "--resume with --overwrite touched the journal";
+
+  std::vector<std::string> overwrite = arguments;
+  overwrite.push_back("--overwrite");
+  EXPECT_EQ(ExitCode(StartHarness(overwrite, dir.path() / "overwrite.log")), 0)
+      << ReadFile(dir.path() / "overwrite.log");
+  EXPECT_EQ(JournaledIds(report / "journal.jsonl").size(), all.size());
 }
 
 TEST(CrashConsistency, AWorkerKilledMidPointIsAHarnessCrashAndTheRunGoesOn) {

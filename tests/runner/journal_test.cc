@@ -45,6 +45,7 @@ TEST(Journal, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
   JournalContents contents = ReadJournal(path);
   ASSERT_EQ(contents.entries.size(), 1u);
   EXPECT_EQ(contents.valid_bytes, whole);
+  EXPECT_EQ(SummariseJournal(path).entries, 1u);
   {
     JournalWriter writer = JournalWriter::Continue(path, contents.valid_bytes);
     writer.Append({{"id", "c"}});
@@ -80,13 +81,18 @@ TEST(Journal, AnotherFormatVersionIsAClearError) {
 
 TEST(Journal, AFullDiskIsNamedWhenTheHeaderIsWritten) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  // The new journal's header is written to journal.jsonl.new first: here that is /dev/full.
+  TempDir dir;
+  const auto path = JournalPath(dir.path());
+  std::filesystem::create_symlink("/dev/full", dir.path() / "journal.jsonl.new");
   try {
-    JournalWriter::Start("/dev/full", {{"run", nullptr}});
+    JournalWriter::Start(path, {{"run", nullptr}});
     FAIL() << "a write to /dev/full succeeded";
   } catch (const std::runtime_error& error) {
     EXPECT_NE(std::string(error.what()).find("No space left on device"), std::string::npos)
         << error.what();
   }
+  EXPECT_FALSE(std::filesystem::exists(path)) << "a journal without its header was put in place";
 }
 
 TEST(Journal, FirstDifferenceNamesThePointerAndBothValues) {

@@ -1,10 +1,10 @@
 // report.html's script. It draws the operator x dtype matrix, the rule coverage table, the ULP
-// histograms and error plots, the test point table and the benchmark trends from the page data
-// embedded in #report-data (its layout: src/report/html_page_data.h), and filters them together with
-// the static failure list. Every string may come from a case file or a provider, so text goes into
-// the page through textContent and attribute values only, never as markup. The filters live in the
-// URL fragment (#op=...&dtype=...&status=...&q=...), so a link, a matrix cell or a headless browser
-// can open the page filtered.
+// histograms and error plots, the test point table, the benchmark trends and the time by stage from
+// the page data embedded in #report-data (its layout: src/report/html_page_data.h), and filters
+// them together with the static failure list. Every string may come from a case file or a provider,
+// so text goes into the page through textContent and attribute values only, never as markup. The
+// filters live in the URL fragment (#op=...&dtype=...&status=...&q=...), so a link, a matrix cell
+// or a headless browser can open the page filtered.
 (function () {
   'use strict';
 
@@ -506,6 +506,95 @@
     }
   }
 
+  // ---- Time by stage (timing, when the report's points have stage_seconds). ----
+  function duration(value) {
+    if (!Number.isFinite(value)) return '–';
+    return value < 1 ? (value * 1000).toPrecision(3) + ' ms' : value.toPrecision(3) + ' s';
+  }
+  // One bar for a row: a segment per stage (in the table's order), the rest of its wall time grey.
+  function stageBar(total, stageSeconds, names) {
+    const width = 160, height = 12;
+    const sum = stageSeconds.reduce((a, b) => a + b, 0);
+    const scale = width / Math.max(total, sum, 1e-12);
+    const svg = svgElement('svg', {
+      'class': 'stage-bar',
+      viewBox: '0 0 ' + width + ' ' + height,
+      width: width,
+      height: height,
+      role: 'img',
+      'aria-label': names.map((n, i) => n + ' ' + duration(stageSeconds[i])).join(', ')
+    });
+    let x = 0;
+    stageSeconds.forEach(function(value, i) {
+      if (!(value > 0)) return;
+      const rect = svgElement(
+          'rect',
+          {'class': 'stage-' + names.index[i], x: x, y: 0, width: value * scale, height: height});
+      rect.appendChild(svgElement('title', {}, names[i] + ': ' + duration(value)));
+      svg.appendChild(rect);
+      x += value * scale;
+    });
+    if (total > sum)
+      svg.appendChild(svgElement(
+          'rect',
+          {'class': 'stage-rest', x: x, y: 0, width: (total - sum) * scale, height: height}));
+    return svg;
+  }
+  function timingTable(table, firstColumns, rows, names) {
+    const head = table.querySelector('thead'), body = table.querySelector('tbody');
+    const header = head.appendChild(element('tr'));
+    for (const [name, numeric] of firstColumns)
+      header.appendChild(element('th', {scope: 'col', 'class': numeric ? 'num' : ''}, name));
+    for (const name of names)
+      header.appendChild(element('th', {scope: 'col', 'class': 'num'}, name));
+    header.appendChild(element('th', {scope: 'col'}, 'Split'));
+    for (const row of rows) {
+      const attributes = {'data-timing': row.kind, 'data-key': row.key, 'data-seconds': row.total};
+      names.forEach((name, i) => {
+        attributes['data-stage-' + name] = row.stages[i];
+      });
+      const tr = body.appendChild(element('tr', attributes));
+      for (const [text, numeric] of row.cells)
+        tr.appendChild(element('td', {'class': numeric ? 'num' : ''}, text));
+      row.stages.forEach(value => tr.appendChild(element('td', {'class': 'num'}, duration(value))));
+      tr.appendChild(element('td')).appendChild(stageBar(row.total, row.stages, names));
+    }
+  }
+  function drawTiming() {
+    const timing = data.timing;
+    if (!timing || !Array.isArray(timing.stages) || !Array.isArray(timing.groups)) return;
+    const kept =
+        timing.stages.map((_, i) => i).filter(i => timing.groups.some(g => number(g[4][i]) > 0));
+    const names = kept.map(i => timing.stages[i]);
+    names.index = kept;
+    const pick = values => kept.map(i => number(values[i]) || 0);
+    document.getElementById('timing-section').hidden = false;
+    timingTable(
+        document.getElementById('timing'),
+        [['Operator', false], ['Dtype', false], ['Points', true], ['Seconds', true]],
+        timing.groups.map(
+            g => ({
+              kind: 'group',
+              key: g[0] + ' ' + g[1],
+              cells: [
+                [g[0], false], [g[1], false], [String(g[2]), true], [duration(number(g[3])), true]
+              ],
+              total: number(g[3]),
+              stages: pick(g[4])
+            })),
+        names);
+    timingTable(
+        document.getElementById('timing-slowest'), [['Test point', false], ['Seconds', true]],
+        (timing.slowest || []).map(p => ({
+                                     kind: 'slowest',
+                                     key: p[0],
+                                     cells: [[p[0], false], [duration(number(p[1])), true]],
+                                     total: number(p[1]),
+                                     stages: pick(p[2])
+                                   })),
+        names);
+  }
+
   // ---- Putting it together. ----
   // changedHere: the filters changed on the page (not from the fragment), so the fragment follows.
   function update(changedHere) {
@@ -550,6 +639,7 @@
     enableCopyButtons();
     drawMatrix();
     drawBench();
+    drawTiming();
     readFragment();
     connectControls();
     update(false);
