@@ -19,6 +19,7 @@ namespace aclnn_check {
 struct ProviderProbe {
   std::string error;  // empty when the provider loaded
   std::optional<std::string> soc;
+  std::optional<uint32_t> devices;  // aclrtGetDeviceCount, for `run --devices`
 };
 ProviderProbe ProbeProvider(const std::string& spec);
 
