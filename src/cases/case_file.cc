@@ -292,6 +292,7 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
     }
   }
   if (document.contains("timeout")) c.timeout_seconds = document.at("timeout").get<double>();
+  c.contracts = document.value("contract", std::vector<std::string>{});
   c.seed = document.value("seed", uint64_t{0});
   return c;
 }

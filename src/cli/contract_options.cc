@@ -7,7 +7,7 @@ namespace aclnn_check {
 namespace {
 
 std::string KnownNames() {
-  std::string known = "all";
+  std::string known = "all, none";
   for (const Contract c : AllContracts()) known += ", " + std::string(ContractName(c));
   return known;
 }
@@ -67,9 +67,10 @@ std::vector<int32_t> ParseDeviceList(const std::string& text) {
 
 void AddContractOptions(CLI::App* run, ContractFlags* flags) {
   run->add_option("--contract", flags->names,
-                  "Calling patterns to check on every point after its default call (comma list or all): "
-                  "reused_executor, cache_key, queued, concurrent, devices_agree (with --devices); each "
-                  "is rule contract.<name> (docs/calling-patterns.md)")
+                  "Calling patterns to check on every point after its default call (comma list, all, or "
+                  "none to ignore case files' \"contract\" keys too): reused_executor, cache_key, queued, "
+                  "concurrent, devices_agree (with --devices); each is rule contract.<name> "
+                  "(docs/calling-patterns.md)")
       ->delimiter(',');
   run->add_option("--devices", flags->devices,
                   "Devices to run each point on, comma list (e.g. 0,1): rule contract.devices_agree, "
@@ -78,6 +79,13 @@ void AddContractOptions(CLI::App* run, ContractFlags* flags) {
 
 bool FinishContractOptions(const ContractFlags& flags, RunOptions* options) {
   try {
+    if (std::find(flags.names.begin(), flags.names.end(), "none") != flags.names.end()) {
+      if (flags.names.size() > 1 || !flags.devices.empty()) {
+        throw CLI::ValidationError("--contract", "none stands alone (no other pattern, no --devices)");
+      }
+      options->case_file_contracts = false;
+      return true;
+    }
     if (!flags.devices.empty()) options->devices = ParseDeviceList(flags.devices);
     options->contracts = ParseContractList(flags.names, !options->devices.empty());
     if (!options->devices.empty()) AddOnce(Contract::kDevicesAgree, &options->contracts);

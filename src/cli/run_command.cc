@@ -26,6 +26,7 @@
 #include "report/run_history.h"
 #include "results/atomic_file.h"
 #include "results/journal.h"
+#include "runner/calling_patterns.h"
 #include "runner/execute.h"
 #include "runner/failure_archive.h"
 #include "runner/in_process.h"
@@ -310,7 +311,8 @@ nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
         {"save_failures", options.save_failures.empty() ? "" : AbsolutePath(options.save_failures)},
         {"precision", PrecisionRunJson(options.precision)},
         {"contracts", ContractNames(options.contracts)},
-        {"devices", options.devices}}},
+        {"devices", options.devices},
+        {"case_file_contracts", options.case_file_contracts}}},
   };
 }
 
@@ -326,6 +328,7 @@ RunContext MakeContext(const RunOptions& options, const LoadedRun& run) {
   context.repeat = std::max(1, options.repeat);
   context.contracts = options.contracts;
   context.devices = options.devices;
+  context.case_file_contracts = options.case_file_contracts;
   return context;
 }
 
@@ -489,9 +492,11 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
   isolation.workers = *jobs;
   isolation.timeout_of = [&](const TestPoint& point) {
     // --repeat N makes N calls in the same worker: the limit is per call.
-    // --recheck N adds up to N calls on the device and N on the benchmark provider.
+    // --recheck N adds up to N calls on the device and N on the benchmark provider, the calling
+    // patterns their calls (all on the same point's shapes or its case's).
     return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
-           (context.repeat + 2 * std::max(0, options.precision.recheck));
+           (context.repeat + 2 * std::max(0, options.precision.recheck) +
+            CallingPatternCalls(point, context));
   };
   return RunIsolated(options.provider, context, runnable, isolation, on_result);
 }

@@ -37,6 +37,7 @@ struct RunOptions {
   PrecisionGateOptions precision;   // --verdict, --benchmark-run, --benchmark-provider, --recheck
   std::vector<Contract> contracts;  // --contract (cli/contract_options.h)
   std::vector<int32_t> devices;     // --devices: contract.devices_agree's devices (none: not run)
+  bool case_file_contracts = true;  // false with --contract none
 };
 
 // Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted

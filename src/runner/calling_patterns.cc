@@ -1,5 +1,7 @@
 #include "runner/calling_patterns.h"
 
+#include <algorithm>
+
 #include "core/status.h"
 #include "runner/cache_key_probes.h"
 #include "runner/pattern_steps.h"
@@ -207,10 +209,46 @@ std::string PatternRepro(Contract contract, const std::string& point_repro,
 
 }  // namespace
 
+std::vector<Contract> PointContracts(const TestPoint& point, const RunContext& context) {
+  std::vector<Contract> contracts = context.contracts;
+  if (!context.case_file_contracts) return contracts;
+  for (const std::string& name : point.case_file->contracts) {
+    const std::optional<Contract> contract = ParseContract(name);  // the schema checked the name
+    if (contract && std::find(contracts.begin(), contracts.end(), *contract) == contracts.end())
+      contracts.push_back(*contract);
+  }
+  return contracts;
+}
+
+int CallingPatternCalls(const TestPoint& point, const RunContext& context) {
+  if (!point.expected.ok()) return 0;
+  int calls = 0;
+  for (const Contract contract : PointContracts(point, context)) {
+    switch (contract) {
+      case Contract::kReusedExecutor:
+        calls += kReusedExecutions;
+        break;
+      case Contract::kCacheKey:
+        calls += 8 * static_cast<int>(CacheKeyProbes(point, context.product).size());
+        break;
+      case Contract::kQueued:
+        calls += 1 + static_cast<int>(kQueuedCompanions);
+        break;
+      case Contract::kConcurrent:
+        calls += ConcurrentCalls();
+        break;
+      case Contract::kDevicesAgree:
+        calls += static_cast<int>(context.devices.size());
+        break;
+    }
+  }
+  return calls;
+}
+
 void RunCallingPatterns(const TestPoint& point, const CapturedOutputs& first,
                         const DeviceSession& session, const RunContext& context,
                         TestPointResult* result) {
-  for (const Contract contract : context.contracts) {
+  for (const Contract contract : PointContracts(point, context)) {
     const std::string rule = ContractRule(contract);
     const std::string missing = MissingFunctions(contract, *context.provider);
     if (!missing.empty()) {

@@ -61,6 +61,8 @@ void ConcurrentThread(const CapturedOutputs* serial, const RunContext& context,
 
 }  // namespace
 
+int ConcurrentCalls() { return kConcurrentThreads * kConcurrentRounds; }
+
 StepFailures Concurrent(const TestPoint& point, const CapturedOutputs& serial,
                         const RunContext& context) {
   // Thread 1 calls with the point's own inputs (its outputs must equal the serial call's bit for

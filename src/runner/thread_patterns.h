@@ -13,6 +13,9 @@ namespace aclnn_check {
 StepFailures Concurrent(const TestPoint& point, const CapturedOutputs& serial,
                         const RunContext& context);
 
+// The calls Concurrent makes (threads x rounds).
+int ConcurrentCalls();
+
 // The point on each of context.devices in turn, each on a thread of its own that sets the device
 // (its default context) and makes a stream; every output checked and bit-identical to the first
 // device's.
