@@ -263,10 +263,26 @@ void ParseExpect(const json& document, const std::string& path, CaseFile& c) {
   }
 }
 
+// "contract" names single-device calling patterns; said before the schema's generic enum error.
+void CheckContractKey(const json& document, const std::string& path) {
+  const auto key = document.find("contract");
+  if (key == document.end() || !key->is_array()) return;
+  for (size_t i = 0; i < key->size(); ++i) {
+    const json& name = (*key)[i];
+    if (name == "reused_executor" || name == "cache_key" || name == "queued" || name == "concurrent")
+      continue;
+    throw InputError(path, "/contract/" + std::to_string(i),
+                     "expected a calling pattern: reused_executor, cache_key, queued or concurrent, not " +
+                         name.dump() +
+                         " (devices_agree is the run's: --devices; docs/calling-patterns.md)");
+  }
+}
+
 }  // namespace
 
 CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
   const json document = ParseJsonText(text, path);
+  CheckContractKey(document, path);
   CaseSchema().Validate(document, path);
   CaseFile c;
   c.path = path;
@@ -292,6 +308,7 @@ CaseFile ParseCaseFile(const std::string& text, const std::string& path) {
     }
   }
   if (document.contains("timeout")) c.timeout_seconds = document.at("timeout").get<double>();
+  c.contracts = document.value("contract", std::vector<std::string>{});
   c.seed = document.value("seed", uint64_t{0});
   return c;
 }

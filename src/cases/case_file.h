@@ -62,6 +62,9 @@ struct CaseFile {
   CaseExpect expect;
   std::vector<Product> products;            // empty: every product
   std::optional<double> timeout_seconds;
+  // "contract": calling patterns every point of the file runs (docs/calling-patterns.md), by name
+  // (the schema admits only the single-device ones); the runner adds --contract's.
+  std::vector<std::string> contracts;
   uint64_t seed = 0;
 
   bool RunsOn(Product product) const;

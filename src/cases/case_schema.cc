@@ -184,6 +184,9 @@ json CaseFileSchema() {
         {"verdict", NonEmptyArrayOf({{"type", "string"}, {"pattern", kVerdictPattern}})},
         {"products", NonEmptyArrayOf({{"enum", {"A2", "A3", "INF", "TRAIN", "200I", "A5"}}})},
         {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}}},
+        // The single-device patterns: a case file cannot name the machine's devices.
+        {"contract",
+         NonEmptyArrayOf({{"enum", {"reused_executor", "cache_key", "queued", "concurrent"}}})},
         {"seed", {{"type", "integer"}, {"minimum", 0}}}}},
       {"allOf", clauses},
       {"definitions", Definitions()},

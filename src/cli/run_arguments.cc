@@ -75,6 +75,7 @@ struct RunArguments {
   std::string resume_dir;
   ReleaseGateFlags release_gate_flags;
   PrecisionFlags precision_flags;
+  ContractFlags contract_flags;
 };
 
 void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
@@ -103,7 +104,7 @@ void AddRunOptions(CLI::App* run_cmd, RunArguments& a) {
   run.run_history = "reports/history.jsonl";
   AddReleaseGateOptions(run_cmd, &run, &a.release_gate_flags);
   AddPrecisionRunOptions(run_cmd, &run, &a.precision_flags);
-  AddContractOptions(run_cmd, &run);
+  AddContractOptions(run_cmd, &a.contract_flags);
 }
 
 // The options as RunOptions, then the run. Exit code as Run's; 2 for options that do not fit.
@@ -131,6 +132,7 @@ int RunWithArguments(RunArguments& a, const std::string& command_line) {
   run.command_line = command_line;
   FinishReleaseGateOptions(a.release_gate_flags, &run);
   if (!FinishPrecisionOptions(a.precision_flags, &run)) return 2;
+  if (!FinishContractOptions(a.contract_flags, &run)) return 2;
   return Run(run);
 }
 

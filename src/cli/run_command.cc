@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -26,6 +27,7 @@
 #include "report/run_history.h"
 #include "results/atomic_file.h"
 #include "results/journal.h"
+#include "runner/calling_patterns.h"
 #include "runner/execute.h"
 #include "runner/failure_archive.h"
 #include "runner/in_process.h"
@@ -152,6 +154,7 @@ struct LoadedRun {
   std::unique_ptr<Provider> provider;  // only with --no-isolate
   std::string soc;
   Product product{};
+  std::optional<uint32_t> devices;  // aclrtGetDeviceCount's answer
   std::vector<std::filesystem::path> case_files;
   std::vector<std::unique_ptr<CaseFile>> cases;
   std::vector<TestPoint> points;
@@ -165,9 +168,11 @@ void ResolveProduct(const RunOptions& options, LoadedRun* run) {
     const ProviderProbe probe = ProbeProvider(options.provider, options.timeout_seconds);
     if (!probe.error.empty()) throw ProviderError(probe.error);
     reported = probe.soc;
+    run->devices = probe.devices;
   } else {
     run->provider = Provider::Load(options.provider);
     reported = run->provider->SocName();
+    run->devices = run->provider->DeviceCount();
   }
   run->soc = options.soc ? *options.soc : reported.value_or("");
   if (run->soc.empty())
@@ -212,10 +217,23 @@ void ExpandPoints(const RunOptions& options, LoadedRun* run) {
 }
 
 // Load: the product, every case expanded into test points, the profiles.
+// --devices names devices the provider has (contract.devices_agree runs on each).
+void CheckDevices(const std::vector<int32_t>& devices, std::optional<uint32_t> count) {
+  if (devices.empty()) return;
+  const int32_t highest = *std::max_element(devices.begin(), devices.end());
+  if (count && static_cast<uint32_t>(highest) < *count) return;
+  throw RunError("--devices " + FormatDeviceList(devices) + ": the provider " +
+                 (count ? "has " + std::to_string(*count) + " device(s), 0 to " +
+                              std::to_string(static_cast<int64_t>(*count) - 1)
+                        : "does not say how many devices it has (aclrtGetDeviceCount)") +
+                 " (the bundled providers emulate N devices with ACLNN_CPU_DEVICES=N)");
+}
+
 LoadedRun LoadRun(const RunOptions& options) {
   LoadedRun run;
   try {
     ResolveProduct(options, &run);
+    CheckDevices(options.devices, run.devices);
     ExpandPoints(options, &run);
     run.profiles = Profiles::Load(options.profiles);
   } catch (const InputError& error) {
@@ -293,7 +311,9 @@ nlohmann::json RunIdentity(const RunOptions& options, const LoadedRun& run) {
         {"repeat", std::max(1, options.repeat)},
         {"save_failures", options.save_failures.empty() ? "" : AbsolutePath(options.save_failures)},
         {"precision", PrecisionRunJson(options.precision)},
-        {"contracts", ContractNames(options.contracts)}}},
+        {"contracts", ContractNames(options.contracts)},
+        {"devices", options.devices},
+        {"case_file_contracts", options.case_file_contracts}}},
   };
 }
 
@@ -308,6 +328,8 @@ RunContext MakeContext(const RunOptions& options, const LoadedRun& run) {
   }
   context.repeat = std::max(1, options.repeat);
   context.contracts = options.contracts;
+  context.devices = options.devices;
+  context.case_file_contracts = options.case_file_contracts;
   return context;
 }
 
@@ -496,9 +518,11 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
   isolation.workers = *jobs;
   isolation.timeout_of = [&](const TestPoint& point) {
     // --repeat N makes N calls in the same worker: the limit is per call.
-    // --recheck N adds up to N calls on the device and N on the comparator provider.
+    // --recheck N adds up to N calls on the device and N on the comparator provider, the calling
+    // patterns their calls (all on the same point's shapes or its case's).
     return point.case_file->timeout_seconds.value_or(options.timeout_seconds) *
-           (context.repeat + 2 * std::max(0, options.precision.recheck));
+           (context.repeat + 2 * std::max(0, options.precision.recheck) +
+            CallingPatternCalls(point, context));
   };
   return RunIsolated(options.provider, context, runnable, isolation, on_result);
 }

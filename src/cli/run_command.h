@@ -38,6 +38,8 @@ struct RunOptions {
   std::string run_history;          // --run-history FILE: one summary line appended ('' for none)
   PrecisionGateOptions precision;   // --verdict, --comparator-run, --comparator-provider, --recheck
   std::vector<Contract> contracts;  // --contract (cli/contract_options.h)
+  std::vector<int32_t> devices;     // --devices: contract.devices_agree's devices (none: not run)
+  bool case_file_contracts = true;  // false with --contract none
 };
 
 // Exit code: 0 all passed, 1 a test point failed, 2 bad usage or bad input, 130 interrupted

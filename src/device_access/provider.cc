@@ -79,6 +79,12 @@ std::optional<std::string> Provider::SocName() const {
   return std::string(name);
 }
 
+std::optional<uint32_t> Provider::DeviceCount() const {
+  uint32_t count = 0;
+  if (!patterns_.get_device_count || patterns_.get_device_count(&count) != 0) return std::nullopt;
+  return count;
+}
+
 std::string Provider::RecentError() const {
   if (!api_.recent_error) return {};
   const char* message = api_.recent_error();

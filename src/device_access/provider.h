@@ -80,6 +80,8 @@ class Provider {
   const OperatorSymbols* Symbols(const Operator& op) const;
   // aclrtGetSocName's answer, when the provider has it and it answers.
   std::optional<std::string> SocName() const;
+  // aclrtGetDeviceCount's answer, when the provider has it and it succeeds.
+  std::optional<uint32_t> DeviceCount() const;
   // aclGetRecentErrMsg's answer, or "".
   std::string RecentError() const;
 

@@ -1,25 +1,17 @@
 #include "runner/calling_patterns.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "core/status.h"
 #include "runner/cache_key_probes.h"
 #include "runner/pattern_steps.h"
+#include "runner/thread_patterns.h"
 
 namespace aclnn_check {
 namespace {
 
 constexpr int kReusedExecutions = 3;  // the first launch and two on moved buffers
 constexpr size_t kQueuedCompanions = 3;
-constexpr int kConcurrentThreads = 2;
-
-// What a pattern found: one line per failing call, "<step>: <rule>: <message>".
-using StepFailures = std::vector<std::string>;
-
-void Collect(const PatternStep& step, StepFailures* failures) {
-  for (const std::string& failure : step.failures) failures->push_back(step.name + ": " + failure);
-}
 
 // --- contract.reused_executor --------------------------------------------------------------
 
@@ -46,6 +38,29 @@ std::string MoveTensors(const PatternApi& api, const DeviceCall& first, const Op
   return {};
 }
 
+// Executions 2.. of the repeatable executor, each on new buffers moved in with the setters.
+void LaterExecutions(const TestPoint& point, const DeviceSession& session,
+                     const RunContext& context, const DeviceCall& first, StepFailures* failures) {
+  const PatternApi& api = context.provider->patterns();
+  for (int execution = 2; execution <= kReusedExecutions; ++execution) {
+    const std::string name = "execution " + std::to_string(execution);
+    PatternStep later(name, WithNewInputs(point, "execution" + std::to_string(execution)));
+    later.result = ResultIdentity(later.point, context);
+    later.prepared = PreparePoint(later.point, /*with_reference=*/true);
+    later.accepted = AcceptedStatusesOf(later.point, later.prepared, *context.profiles);
+    UploadCall(later.point, later.prepared, session, later.call.get());
+    const std::string moved = MoveTensors(api, first, point.op(), later.call.get());
+    if (!moved.empty()) {
+      failures->push_back(name + ": " + moved);
+      return;
+    }
+    LaunchStep(session, context, &later);
+    session.Synchronize();
+    CheckStep(context, &later);
+    Collect(later, failures);
+  }
+}
+
 StepFailures ReusedExecutor(const TestPoint& point, const DeviceSession& session,
                             const RunContext& context) {
   const PatternApi& api = context.provider->patterns();
@@ -60,34 +75,22 @@ StepFailures ReusedExecutor(const TestPoint& point, const DeviceSession& session
     return {"aclSetAclOpExecutorRepeatable returned " + DescribeStatus(repeatable)};
   LaunchStep(session, context, &first);
   session.Synchronize();
+  // Execution 1's buffers stay allocated (checked only after the later executions, which must
+  // not touch them), so that an executor still on its first addresses writes there and fails
+  // this rule by the outputs it left unwritten, not the worker by a write to freed memory.
+  LaterExecutions(point, session, context, *first.call, &failures);
   CheckStep(context, &first);
   Collect(first, &failures);
-  for (int execution = 2; execution <= kReusedExecutions; ++execution) {
-    const std::string name = "execution " + std::to_string(execution);
-    PatternStep later(name, WithNewInputs(point, "execution" + std::to_string(execution)));
-    later.result = ResultIdentity(later.point, context);
-    later.prepared = PreparePoint(later.point, /*with_reference=*/true);
-    later.accepted = AcceptedStatusesOf(later.point, later.prepared, *context.profiles);
-    UploadCall(later.point, later.prepared, session, later.call.get());
-    const std::string moved = MoveTensors(api, *first.call, point.op(), later.call.get());
-    if (!moved.empty()) {
-      failures.push_back(name + ": " + moved);
-      break;
-    }
-    LaunchStep(session, context, &later);
-    session.Synchronize();
-    CheckStep(context, &later);
-    Collect(later, &failures);
-  }
   const aclnnStatus destroyed = api.destroy_executor(first.call->executor);
   if (destroyed != 0)
     failures.push_back("aclDestroyAclOpExecutor returned " + DescribeStatus(destroyed));
   return failures;
-}  // namespace
+}
 
 // --- contract.queued ------------------------------------------------------------------------
 
-// Starts and launches each step on one stream, synchronises once, then checks every call.
+// Each step started (GetWorkspaceSize) and launched in turn on one stream, one synchronisation,
+// then every call checked.
 void LaunchAllThenCheck(const DeviceSession& session, const RunContext& context,
                         std::vector<PatternStep>* steps, StepFailures* failures) {
   std::vector<PatternStep*> launched;
@@ -101,16 +104,25 @@ void LaunchAllThenCheck(const DeviceSession& session, const RunContext& context,
   for (const PatternStep& step : *steps) Collect(step, failures);
 }
 
+// As a graph runtime runs a model: every executor made first (GetWorkspaceSize), then every
+// launch on one stream, one synchronisation, then every call checked.
 StepFailures Queued(const TestPoint& point, const DeviceSession& session,
                     const RunContext& context) {
   std::vector<PatternStep> steps;
   steps.emplace_back("launch 1 (" + point.id + ")", WithNewInputs(point, "queued"));
-  for (const TestPoint* companion : CaseCompanions(point, context.product, kQueuedCompanions)) {
+  for (const TestPoint* companion : QueueCompanions(point, context.product, kQueuedCompanions)) {
     steps.emplace_back("launch " + std::to_string(steps.size() + 1) + " (" + companion->id + ")",
                        WithNewInputs(*companion, "queued"));
   }
+  std::vector<PatternStep*> started;
+  for (PatternStep& step : steps) {
+    if (StartStep(session, context, &step)) started.push_back(&step);
+  }
+  for (PatternStep* step : started) LaunchStep(session, context, step);
+  session.Synchronize();
+  for (PatternStep* step : started) CheckStep(context, step);
   StepFailures failures;
-  LaunchAllThenCheck(session, context, &steps, &failures);
+  for (const PatternStep& step : steps) Collect(step, &failures);
   return failures;
 }
 
@@ -155,98 +167,88 @@ StepFailures CacheKey(const TestPoint& point, const DeviceSession& session,
   return failures;
 }
 
-// --- contract.concurrent --------------------------------------------------------------------
+// --- the rule ---------------------------------------------------------------------------------
 
-// The first difference between a thread's outputs and the serial call's, or "".
-std::string FirstDifference(const CapturedOutputs& serial, const CapturedOutputs& thread) {
-  for (const auto& [name, bytes] : serial.bytes) {
-    const auto it = thread.bytes.find(name);
-    if (it == thread.bytes.end()) return name + " was not computed";
-    const auto [mine, theirs] =
-        std::mismatch(bytes.begin(), bytes.end(), it->second.begin(), it->second.end());
-    if (mine != bytes.end() || theirs != it->second.end()) {
-      return name + " differs from the serial call's at byte " +
-             std::to_string(mine - bytes.begin());
-    }
+// Why the provider cannot run the pattern, or "".
+std::string MissingFunctions(Contract contract, const Provider& provider) {
+  if (contract == Contract::kReusedExecutor && !provider.patterns().repeatable()) {
+    return "the provider has no aclSetAclOpExecutorRepeatable, aclSetInputTensorAddr, "
+           "aclSetOutputTensorAddr and aclDestroyAclOpExecutor";
+  }
+  if (contract == Contract::kConcurrent && !provider.patterns().contexts()) {
+    return "the provider has no aclrtCreateContext, aclrtSetCurrentContext and "
+           "aclrtDestroyContext";
   }
   return {};
-  }
+}
 
-  // One worker thread: its own context and stream on device 0, the point's own inputs, checked
-  // against the reference and compared bit for bit with the serial call.
-  void ConcurrentWorker(const TestPoint& point, const CapturedOutputs& serial,
-                        const RunContext& context, PatternStep* step) {
-    try {
-      const DeviceSession session(*context.provider, 0, /*own_context=*/true);
-      if (!StartStep(session, context, step)) return;
-      LaunchStep(session, context, step);
-      session.Synchronize();
-      CapturedOutputs mine;
-      CheckStep(context, step, &mine);
-      const std::string difference = FirstDifference(serial, mine);
-      if (!difference.empty())
-        step->failures.push_back(ContractRule(Contract::kConcurrent) + ": " + difference);
-    } catch (const std::exception& error) {
-      step->failures.push_back(std::string("harness error: ") + error.what());
-    }
-    (void)point;
+StepFailures RunPattern(Contract contract, const TestPoint& point, const CapturedOutputs& first,
+                        const DeviceSession& session, const RunContext& context) {
+  switch (contract) {
+    case Contract::kReusedExecutor:
+      return ReusedExecutor(point, session, context);
+    case Contract::kCacheKey:
+      return CacheKey(point, session, context);
+    case Contract::kQueued:
+      return Queued(point, session, context);
+    case Contract::kConcurrent:
+      return Concurrent(point, first, context);
+    case Contract::kDevicesAgree:
+      return DevicesAgree(point, context);
   }
+  return {};
+}
 
-  StepFailures Concurrent(const TestPoint& point, const CapturedOutputs& first,
-                          const RunContext& context) {
-    std::vector<PatternStep> steps(kConcurrentThreads);
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kConcurrentThreads; ++t) {
-      steps[t].name = "thread " + std::to_string(t + 1);
-      steps[t].point = point;
-    }
-    for (int t = 0; t < kConcurrentThreads; ++t) {
-      threads.emplace_back(ConcurrentWorker, std::cref(point), std::cref(first), std::cref(context),
-                           &steps[t]);
-    }
-    for (std::thread& thread : threads) thread.join();
-    StepFailures failures;
-    for (const PatternStep& step : steps) Collect(step, &failures);
-    return failures;
-  }
-
-  // --- the rule ---------------------------------------------------------------------------------
-
-  // Why the provider cannot run the pattern, or "".
-  std::string MissingFunctions(Contract contract, const Provider& provider) {
-    if (contract == Contract::kReusedExecutor && !provider.patterns().repeatable()) {
-      return "the provider has no aclSetAclOpExecutorRepeatable, aclSetInputTensorAddr, "
-             "aclSetOutputTensorAddr "
-             "and aclDestroyAclOpExecutor";
-    }
-    if (contract == Contract::kConcurrent && !provider.patterns().contexts()) {
-      return "the provider has no aclrtCreateContext, aclrtSetCurrentContext and "
-             "aclrtDestroyContext";
-    }
-    return {};
-  }
-
-  StepFailures RunPattern(Contract contract, const TestPoint& point, const CapturedOutputs& first,
-                          const DeviceSession& session, const RunContext& context) {
-    switch (contract) {
-      case Contract::kReusedExecutor:
-        return ReusedExecutor(point, session, context);
-      case Contract::kCacheKey:
-        return CacheKey(point, session, context);
-      case Contract::kQueued:
-        return Queued(point, session, context);
-      case Contract::kConcurrent:
-        return Concurrent(point, first, context);
-    }
-    return {};
-  }
+// The command that replays the pattern on the point.
+std::string PatternRepro(Contract contract, const std::string& point_repro,
+                         const RunContext& context) {
+  std::string repro = point_repro + " --contract " + std::string(ContractName(contract));
+  if (contract == Contract::kDevicesAgree) repro += " --devices " + FormatDeviceList(context.devices);
+  return repro;
+}
 
 }  // namespace
+
+std::vector<Contract> PointContracts(const TestPoint& point, const RunContext& context) {
+  std::vector<Contract> contracts = context.contracts;
+  if (!context.case_file_contracts) return contracts;
+  for (const std::string& name : point.case_file->contracts) {
+    const std::optional<Contract> contract = ParseContract(name);  // the schema checked the name
+    if (contract && std::find(contracts.begin(), contracts.end(), *contract) == contracts.end())
+      contracts.push_back(*contract);
+  }
+  return contracts;
+}
+
+int CallingPatternCalls(const TestPoint& point, const RunContext& context) {
+  if (!point.expected.ok()) return 0;
+  int calls = 0;
+  for (const Contract contract : PointContracts(point, context)) {
+    switch (contract) {
+      case Contract::kReusedExecutor:
+        calls += kReusedExecutions;
+        break;
+      case Contract::kCacheKey:
+        calls += 8 * static_cast<int>(CacheKeyProbes(point, context.product).size());
+        break;
+      case Contract::kQueued:
+        calls += 1 + static_cast<int>(kQueuedCompanions);
+        break;
+      case Contract::kConcurrent:
+        calls += ConcurrentCalls();
+        break;
+      case Contract::kDevicesAgree:
+        calls += static_cast<int>(context.devices.size());
+        break;
+    }
+  }
+  return calls;
+}
 
 void RunCallingPatterns(const TestPoint& point, const CapturedOutputs& first,
                         const DeviceSession& session, const RunContext& context,
                         TestPointResult* result) {
-  for (const Contract contract : context.contracts) {
+  for (const Contract contract : PointContracts(point, context)) {
     const std::string rule = ContractRule(contract);
     const std::string missing = MissingFunctions(contract, *context.provider);
     if (!missing.empty()) {
@@ -265,7 +267,7 @@ void RunCallingPatterns(const TestPoint& point, const CapturedOutputs& first,
     if (failures.empty() || waived) continue;
     std::string message = rule + " failed in " + std::to_string(failures.size()) + " call(s): ";
     for (size_t i = 0; i < failures.size() && i < 4; ++i) message += (i ? "; " : "") + failures[i];
-    message += ". Repro: " + result->repro + " --contract " + std::string(ContractName(contract));
+    message += ". Repro: " + PatternRepro(contract, result->repro, context);
     result->failures.push_back({rule, message});
     if (result->verdict == Verdict::kPassed) result->verdict = Verdict::kFailed;
   }

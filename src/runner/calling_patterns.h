@@ -14,4 +14,12 @@ void RunCallingPatterns(const TestPoint& point, const CapturedOutputs& first,
                         const DeviceSession& session, const RunContext& context,
                         TestPointResult* result);
 
+// The patterns the point runs: the run's (--contract), then its case file's "contract" key not
+// already among them; none when the run said --contract none.
+std::vector<Contract> PointContracts(const TestPoint& point, const RunContext& context);
+
+// How many calls the chosen patterns make on the point beyond its default call (each is timed
+// like a default call: the worker's limit grows with them).
+int CallingPatternCalls(const TestPoint& point, const RunContext& context);
+
 }  // namespace aclnn_check

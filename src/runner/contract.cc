@@ -6,11 +6,12 @@
 namespace aclnn_check {
 namespace {
 
-constexpr std::array<std::pair<Contract, std::string_view>, 4> kNames = {{
+constexpr std::array<std::pair<Contract, std::string_view>, 5> kNames = {{
     {Contract::kReusedExecutor, "reused_executor"},
     {Contract::kCacheKey, "cache_key"},
     {Contract::kQueued, "queued"},
     {Contract::kConcurrent, "concurrent"},
+    {Contract::kDevicesAgree, "devices_agree"},
 }};
 
 }  // namespace
@@ -38,6 +39,12 @@ std::vector<Contract> AllContracts() {
   std::vector<Contract> all;
   for (const auto& entry : kNames) all.push_back(entry.first);
   return all;
+}
+
+std::string FormatDeviceList(const std::vector<int32_t>& devices) {
+  std::string list;
+  for (const int32_t device : devices) list += (list.empty() ? "" : ",") + std::to_string(device);
+  return list;
 }
 
 }  // namespace aclnn_check

@@ -45,6 +45,11 @@ struct RunContext {
   // --contract: the calling patterns run on each point after its default call
   // (runner/calling_patterns.h).
   std::vector<Contract> contracts{};
+  // false with --contract none: the case files' "contract" keys are ignored too.
+  bool case_file_contracts = true;
+  // --devices: the devices contract.devices_agree runs each point on, the first the one the
+  // others must agree with bit for bit.
+  std::vector<int32_t> devices{};
 };
 
 // The host side of a test point: inputs generated and laid out, outputs described by their

@@ -211,16 +211,17 @@ bool ReadableWithin(int fd, double seconds) {
 
 ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds) {
   int channel[2];
-  if (pipe2(channel, O_CLOEXEC) != 0) return {std::string("pipe: ") + std::strerror(errno), {}};
+  if (pipe2(channel, O_CLOEXEC) != 0) return {std::string("pipe: ") + std::strerror(errno), {}, {}};
   const pid_t pid = fork();
-  if (pid < 0) return {std::string("fork: ") + std::strerror(errno), {}};
+  if (pid < 0) return {std::string("fork: ") + std::strerror(errno), {}, {}};
   if (pid == 0) {
     ::close(channel[0]);
     std::string answer;
     try {
       const std::unique_ptr<Provider> provider = Provider::Load(spec);
       const std::optional<std::string> soc = provider->SocName();
-      answer = soc ? "+" + *soc : "-";
+      const std::optional<uint32_t> devices = provider->DeviceCount();
+      answer = (soc ? "+" + *soc : "-") + (devices ? "\n" + std::to_string(*devices) : "");
     } catch (const std::exception& error) {
       answer = std::string("!") + error.what();
     }
@@ -244,10 +245,13 @@ ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds) {
   int wait_status = 0;
   while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
   }
-  if (!answer) return {"loading the provider " + HowItDied(wait_status), {}};
-  if ((*answer)[0] == '!') return {answer->substr(1), {}};
-  if ((*answer)[0] == '+') return {"", answer->substr(1)};
-  return {"", std::nullopt};
+  if (!answer) return {"loading the provider " + HowItDied(wait_status), {}, {}};
+  if ((*answer)[0] == '!') return {answer->substr(1), {}, {}};
+  const size_t newline = answer->find('\n');
+  ProviderProbe probe;
+  if ((*answer)[0] == '+') probe.soc = answer->substr(1, newline - 1);
+  if (newline != std::string::npos) probe.devices = std::stoul(answer->substr(newline + 1));
+  return probe;
 }
 
 namespace {

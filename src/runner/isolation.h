@@ -19,6 +19,7 @@ namespace aclnn_check {
 struct ProviderProbe {
   std::string error;  // empty when the provider loaded
   std::optional<std::string> soc;
+  std::optional<uint32_t> devices;  // aclrtGetDeviceCount, for `run --devices`
 };
 // Kills the worker and reports an error when the provider has not answered within timeout_seconds.
 ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds);

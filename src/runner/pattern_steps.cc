@@ -1,5 +1,6 @@
 #include "runner/pattern_steps.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -14,6 +15,24 @@ void RecordFailures(Outcome& outcome, PatternStep* step) {
 }
 
 }  // namespace
+
+void Collect(const PatternStep& step, StepFailures* failures) {
+  for (const std::string& failure : step.failures) failures->push_back(step.name + ": " + failure);
+}
+
+std::string FirstDifference(const CapturedOutputs& expected, const CapturedOutputs& actual,
+                            const std::string& whose) {
+  for (const auto& [name, bytes] : expected.bytes) {
+    const auto it = actual.bytes.find(name);
+    if (it == actual.bytes.end()) return name + " was not computed";
+    const auto [mine, theirs] =
+        std::mismatch(bytes.begin(), bytes.end(), it->second.begin(), it->second.end());
+    if (mine != bytes.end() || theirs != it->second.end()) {
+      return name + " differs from " + whose + " at byte " + std::to_string(mine - bytes.begin());
+    }
+  }
+  return {};
+}
 
 TestPoint WithNewInputs(const TestPoint& point, const std::string& tag) {
   TestPoint fresh = point;
@@ -71,6 +90,24 @@ std::vector<const TestPoint*> CaseCompanions(const TestPoint& point, Product pro
     const TestPoint& other = (*all)[(at + k) % all->size()];
     if (other.expected.ok() && !other.null_executor && !other.null_workspace_size)
       companions.push_back(&other);
+  }
+  return companions;
+}
+
+std::vector<const TestPoint*> QueueCompanions(const TestPoint& point, Product product, size_t most) {
+  const auto shapes_of = [](const TestPoint& p) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const auto& tensor : p.plan.tensors) shapes.push_back(tensor ? tensor->shape : std::vector<int64_t>{});
+    return shapes;
+  };
+  std::vector<std::vector<std::vector<int64_t>>> seen = {shapes_of(point)};
+  std::vector<const TestPoint*> companions;
+  for (const TestPoint* other : CaseCompanions(point, product, SIZE_MAX)) {
+    if (companions.size() == most) break;
+    auto shapes = shapes_of(*other);
+    if (std::find(seen.begin(), seen.end(), shapes) != seen.end()) continue;
+    seen.push_back(std::move(shapes));
+    companions.push_back(other);
   }
   return companions;
 }

@@ -49,7 +49,7 @@ bool Failing(Verdict verdict) { return verdict == Verdict::kFailed || verdict ==
 // The point's whole wall time in `seconds`; ExecutePoint's stages plus those around it.
 TestPointResult RunTestPoint(const TestPoint& point, const DeviceSession& session, const RunContext& context) {
   const bool repeat = context.repeat > 1 && point.expected.ok();
-  const bool patterns = !context.contracts.empty() && point.expected.ok();
+  const bool patterns = !PointContracts(point, context).empty() && point.expected.ok();
   if (!repeat && !patterns && !context.failure_archive && !context.precision) {
     return ExecutePoint(point, session, context);
   }

@@ -52,6 +52,16 @@ TEST(CaseFileErrors, WrongType) {
   EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "seed": "one"})", "/seed", "type"));
 }
 
+// "contract" names the single-device calling patterns (docs/calling-patterns.md).
+TEST(CaseFileErrors, ContractNamesKnownSingleDevicePatterns) {
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "contract": ["queued", "cached"]})", "/contract/1",
+                        "expected a calling pattern: reused_executor, cache_key, queued or concurrent"));
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "contract": ["devices_agree"]})", "/contract/0", "--devices"));
+  EXPECT_TRUE(RefusedAt("{" + kHead + R"(, "contract": []})", "/contract", ""));
+  const CaseFile parsed = ParseCaseFile("{" + kHead + R"(, "contract": ["queued", "cache_key"]})", "good.json");
+  EXPECT_EQ(parsed.contracts, (std::vector<std::string>{"queued", "cache_key"}));
+}
+
 TEST(CaseFileErrors, OpenBoundsOnlyOnUniformWithRoom) {
   EXPECT_TRUE(
       RefusedAt("{" + kHead + R"(, "inputs": {"self": {"dist": "normal", "open": ["low"]}}})",
