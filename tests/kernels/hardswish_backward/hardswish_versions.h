@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <ostream>
 #include <string>
 
 #include "hardswish_backward/hardswish_backward.h"
@@ -47,6 +48,9 @@ inline constexpr std::array<HardswishVersion, 2> kHardswishVersions = {{
     {"HardswishBackwardV2", "hardswish_v2", false, hardswish_backward_v2::Compute,
      hardswish_backward_v2::SimdCompute},
 }};
+
+// A failing instance names its version rather than printing the struct's bytes.
+inline void PrintTo(const HardswishVersion& version, std::ostream* os) { *os << version.name; }
 
 // Each shared suite derives its fixture from this one.
 class HardswishVersionTest : public ::testing::TestWithParam<HardswishVersion> {

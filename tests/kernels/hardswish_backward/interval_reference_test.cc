@@ -29,7 +29,7 @@ ReferenceOutput RunReference(std::vector<double> grad, std::vector<double> self,
   return FolderOperator().Reference(call.Args()).outputs[kOut];
 }
 
-TEST(HardswishBackwardReference, ClosedIntervalAtMinusThreeAndThree) {
+TEST(HardswishBackwardClosedIntervalReference, ClosedIntervalAtMinusThreeAndThree) {
   const ReferenceOutput out = RunReference({2.0, 2.0, 2.0, 2.0}, {-3.0, 3.0, -3.0001, 3.0001});
   EXPECT_EQ(out.value[0], -1.0);  // 2 * (-3/3 + 0.5)
   EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish.at_minus3"));
@@ -39,14 +39,14 @@ TEST(HardswishBackwardReference, ClosedIntervalAtMinusThreeAndThree) {
   EXPECT_EQ(out.value[3], 2.0);  // above 3
 }
 
-TEST(HardswishBackwardReference, NaNSelfAcceptsNaNOrGradOutput) {
+TEST(HardswishBackwardClosedIntervalReference, NaNSelfAcceptsNaNOrGradOutput) {
   const ReferenceOutput out = RunReference({5.0}, {kNaN});
   EXPECT_TRUE(std::isnan(out.value[0]));
   EXPECT_EQ(out.alt[0], 5.0);
   EXPECT_EQ(out.rule[0], FolderOperator().Tag("hardswish.x_nan"));
 }
 
-TEST(HardswishBackwardReference, ZeroFactorTimesSpecialAcceptsZeroOrNaN) {
+TEST(HardswishBackwardClosedIntervalReference, ZeroFactorTimesSpecialAcceptsZeroOrNaN) {
   const ReferenceOutput out = RunReference({kInf, kNaN, -kInf, 7.0}, {-4.0, -10.0, -1.5, -4.0});
   const RuleTag tag = FolderOperator().Tag("hardswish.zero_times_special");
   for (int i = 0; i < 3; ++i) {
