@@ -238,6 +238,7 @@ ProviderProbe ProbeProvider(const std::string& spec, double timeout_seconds) {
     }
     return {"loading the provider did not finish within " +
                 std::to_string(timeout_seconds).substr(0, 6) + " s (--timeout; killed)",
+            {},
             {}};
   }
   const std::optional<std::string> answer = ReadFrame(channel[0]);
