@@ -129,7 +129,7 @@ CallBuilder OverflowCall(DType dtype, int64_t rows, int64_t row_size, uint64_t s
   }
   const Dims shape{rows, row_size};
   const Dims normalized{row_size};
-  CallBuilder call(Op());
+  CallBuilder call(FolderOperator());
   call.Tensor("gradOut", dtype, shape, grad)
       .Tensor("input", dtype, shape, x)
       .Tensor("mean", DType::kFloat32, {rows, 1}, mean)
@@ -147,7 +147,7 @@ void ExpectOverflowsRedone(testing::KernelFunction kernel, const std::string& na
   for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
     for (const int64_t row_size : {int64_t{64}, int64_t{67}}) {
       CallBuilder call = OverflowCall(dtype, 4, row_size, 7);
-      const auto agreement = testing::RunKernelAgainstReference(Op(), call, kernel);
+      const auto agreement = testing::RunKernelAgainstReference(FolderOperator(), call, kernel);
       EXPECT_TRUE(agreement.passed())
           << name << " " << DTypeName(dtype) << " M " << row_size << ": " << agreement.Describe();
     }
