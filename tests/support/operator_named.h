@@ -3,7 +3,6 @@
 #pragma once
 
 #include <filesystem>
-#include <source_location>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,10 +24,10 @@ inline const Operator& OperatorNamed(std::string_view name) {
 // The operator of the folder that holds the calling file (tests/kernels/logit_grad/*_test.cc:
 // LogitGrad), which FindOperator also knows by its folder. The caller's file rather than a
 // compile definition, since a unity build compiles several operators' tests as one source.
-inline const Operator& FolderOperator(
-    std::source_location caller = std::source_location::current()) {
-  const std::string folder =
-      std::filesystem::path(caller.file_name()).parent_path().filename().string();
+// __builtin_FILE() rather than std::source_location: Clang 14 (the sanitizer build) cannot compile
+// libstdc++ 12's <source_location>, and both compilers evaluate this default at the call site.
+inline const Operator& FolderOperator(const char* caller_file = __builtin_FILE()) {
+  const std::string folder = std::filesystem::path(caller_file).parent_path().filename().string();
   return OperatorNamed(folder);
 }
 
