@@ -75,31 +75,39 @@ void RescueRows(const OpArgs& args, std::span<const float> dx, std::span<const f
 
 // The reference's formula and order of operations (reference.cc), so that non-finite results
 // come out as its IEEE values.
-void RescueRow(const OpArgs& args, int64_t row) {
+void ExactRows(const OpArgs& args, int64_t first, int64_t last) {
   const std::optional<RowShape> shape = RowsOf(args);
   const TensorView* out = args.tensor(kGradInput);
-  if (!shape || !out || !MaskOn(args, 0) || shape->row_size == 0) return;
+  if (!shape || !out || !MaskOn(args, 0) || shape->row_size == 0 || first >= last) return;
   const int64_t m = shape->row_size;
   const auto size = static_cast<size_t>(m);
-  std::vector<double> g(size), x(size), w(size, 1.0), dx(size);
-  ReadAsDouble(*args.tensor(kGradOut), row * m, g);
-  ReadAsDouble(*args.tensor(kInput), row * m, x);
+  const auto count = static_cast<size_t>(last - first) * size;
+  std::vector<double> g(count), x(count), w(size, 1.0), dx(count);
+  std::vector<double> mean(static_cast<size_t>(last - first)), rstd(mean.size());
+  ReadAsDouble(*args.tensor(kGradOut), first * m, g);
+  ReadAsDouble(*args.tensor(kInput), first * m, x);
+  ReadAsDouble(*args.tensor(kMean), first, mean);
+  ReadAsDouble(*args.tensor(kRstd), first, rstd);
   if (const TensorView* weight = args.tensor(kWeight)) ReadAsDouble(*weight, 0, w);
-  const double mean = ValueAt(*args.tensor(kMean), row);
-  const double rstd = ValueAt(*args.tensor(kRstd), row);
-  double sum_gw = 0, sum_gw_xh = 0;
-  for (size_t j = 0; j < size; ++j) {
-    const double gw = g[j] * w[j];
-    sum_gw += gw;
-    sum_gw_xh += gw * ((x[j] - mean) * rstd);
-  }
   const double inv_m = 1.0 / static_cast<double>(m);
-  for (size_t j = 0; j < size; ++j) {
-    const double xh = (x[j] - mean) * rstd;
-    dx[j] = rstd * (g[j] * w[j] - sum_gw * inv_m - xh * (sum_gw_xh * inv_m));
+  for (size_t r = 0; r < mean.size(); ++r) {
+    const double* gr = g.data() + r * size;
+    const double* xr = x.data() + r * size;
+    double sum_gw = 0, sum_gw_xh = 0;
+    for (size_t j = 0; j < size; ++j) {
+      const double gw = gr[j] * w[j];
+      sum_gw += gw;
+      sum_gw_xh += gw * ((xr[j] - mean[r]) * rstd[r]);
+    }
+    for (size_t j = 0; j < size; ++j) {
+      const double xh = (xr[j] - mean[r]) * rstd[r];
+      dx[r * size + j] = rstd[r] * (gr[j] * w[j] - sum_gw * inv_m - xh * (sum_gw_xh * inv_m));
+    }
   }
-  WriteRun(*out, row * m, dx);
+  WriteRun(*out, first * m, dx);
 }
+
+void RescueRow(const OpArgs& args, int64_t row) { ExactRows(args, row, row + 1); }
 
 void RescueColumns(const OpArgs& args, std::span<const int64_t> columns) {
   const std::optional<RowShape> shape = RowsOf(args);
@@ -143,6 +151,7 @@ void Compute(const OpArgs& args, void* workspace) {
   const int64_t rows = shape->rows;
   const int64_t m = shape->row_size;
   const bool want_dx = MaskOn(args, 0);
+  const bool float_dx = want_dx && !ExactRowSize(m);  // else ExactRows forms gradInput
   const bool want_dw = MaskOn(args, 1);
   const bool want_db = MaskOn(args, 2);
   if (m == 0) return;  // every output is empty
@@ -163,7 +172,7 @@ void Compute(const OpArgs& args, void* workspace) {
     float* block_db = block_dw + m;
     float* stack = block_db + m;  // level i: dw at stack + 2 i m, db right after it
     std::vector<bool> occupied(static_cast<size_t>(levels), false);
-    std::vector<float> dx(want_dx ? static_cast<size_t>(rows * m) : 0);
+    std::vector<float> dx(float_dx ? static_cast<size_t>(rows * m) : 0);
 
     for (int64_t r = 0; r < rows; ++r) {
       const float rs = rstd[r];
@@ -182,7 +191,7 @@ void Compute(const OpArgs& args, void* workspace) {
           block_db[j] += gr[j];
         }
       }
-      if (want_dx) {
+      if (float_dx) {
         const float mean_gw = RowMean(gw, m);
         const float mean_gw_xh = RowMean(gw_xh, m);
         float* out = dx.data() + r * m;
@@ -216,7 +225,9 @@ void Compute(const OpArgs& args, void* workspace) {
         }
       }
     }
-    if (want_dx) {
+    if (want_dx && !float_dx) {
+      ExactRows(args, 0, rows);
+    } else if (float_dx) {
       WriteFromFloat(*args.tensor(kGradInput), dx);
       RescueRows(args, dx, mean, rstd, m);
     }

@@ -65,6 +65,16 @@ inline bool ExtremeRow(float mean, float rstd) {
   return !(scale >= 0x1p-64f && scale <= 0x1p64f) || !(__builtin_fabsf(mean) <= 0x1p64f);
 }
 
+// Rows of at most kExactRowSize elements, whose gradInput both cpu kernels form in float64
+// (ExactRows). gradInput's row lies in the M - 2 dimensions orthogonal to 1 and xhat, so at M = 2
+// every element, and at M = 3 or 4 some elements of rows with tied inputs (frequent in 16-bit
+// data), are exactly 0 but for eps and the statistics' rounding: 1e-5 to 1e-10 of the terms that
+// cancel, below float32's rounding of them. Float32 gave those elements tens to thousands of ulps,
+// each of its own sign: enough for a 4096 x 3 bfloat16 draw to fail the rounding-bias rule
+// (README.md, "Short rows"). Such rows are mostly vector padding, so float64 costs them little.
+constexpr int64_t kExactRowSize = 4;
+inline bool ExactRowSize(int64_t row_size) { return row_size <= kExactRowSize; }
+
 ACLNN_OPERATOR_FUNCTIONS();
 // SimdWorkspaceBytes covers SimdCompute and the Compute it falls back to on other views.
 
@@ -77,6 +87,8 @@ ACLNN_OPERATOR_FUNCTIONS();
 // elements of `columns`, those whose float32 sum was not finite (written after the kernel's).
 // Rare; where an input is inf or NaN the float64 result is the reference's, IEEE for IEEE.
 void RescueRow(const OpArgs& args, int64_t row);
+// RescueRow for the rows [first, last), read and written in one go (ExactRowSize rows).
+void ExactRows(const OpArgs& args, int64_t first, int64_t last);
 void RescueColumns(const OpArgs& args, std::span<const int64_t> columns);
 // The columns [0, m) where dw or db (either may be null) is not finite.
 std::vector<int64_t> NonFiniteColumns(const float* dw, const float* db, int64_t m);

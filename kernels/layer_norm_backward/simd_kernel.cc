@@ -218,7 +218,8 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
 // its two passes back to back and prefetcht0: [65536, 512] 13.4/15.0/15.1 -> 26.0/15.5/14.7,
 // [8192, 4096] 12.3/11.0/11.3 -> 21.1/16.9/15.1. The 16-bit rows are bound by the operations:
 // with the data in L3 they run at the same speed. A row whose gradInput is not finite, and an
-// ExtremeRow, is redone in float64 (RescueRow).
+// ExtremeRow, is redone in float64 (RescueRow); rows of ExactRowSize take float64 for gradInput
+// from the start (ExactRows), the vectors only for their column terms.
 template <class T>
 void Item(const RowItems& job, int64_t item) {
   using D = hn::ScalableTag<float>;
@@ -236,11 +237,12 @@ void Item(const RowItems& job, int64_t item) {
   const int64_t last = std::min(job.rows, first + job.rows_per_item);
   RowOperands<T> rows[2]{};
   T* const grad_input = static_cast<T*>(job.grad_input);
-  if (!grad_input) {
-    for (int64_t r = first; r < last; ++r) {
+  if (!grad_input || ExactRowSize(m)) {
+    for (int64_t r = first; r < last && c.item_dw; ++r) {
       rows[0].Point(job, r, whole);
       Pass<false, true>(df, c, &rows[0], RowMeans{}, nullptr, r == first, nullptr, nullptr);
     }
+    if (grad_input) ExactRows(*job.args, first, last);
     return;
   }
   rows[0].Point(job, first, whole);

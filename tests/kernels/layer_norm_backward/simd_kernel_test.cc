@@ -162,6 +162,69 @@ TEST(LayerNormBackwardPortable, IntermediatesThatOverflowFloat32AreRedoneInDoubl
   ExpectOverflowsRedone(Compute, "kernel.cc");
 }
 
+// Rows of 2 and of 3 with two equal inputs, statistics as the forward computes them: gradInput
+// lies orthogonal to 1 and xhat, so every element at M = 2, and the odd element out at M = 3, is 0
+// but for eps and the statistics' rounding (README.md, "Short rows"). Float32 left those elements
+// tens to thousands of ulps off, one sign per element, and a 4096 x 3 bfloat16 draw failed
+// numerics.rounding_bias; each element must now be within an ulp of the float64 reference.
+CallBuilder TiedShortRowsCall(int64_t rows, int64_t row_size, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal(0, 1);
+  std::uniform_int_distribution<int> sixteenths(-64, 64);  // exact in bfloat16
+  std::uniform_real_distribution<double> uniform(-2, 2);
+  const auto m = static_cast<size_t>(row_size);
+  std::vector<double> grad(static_cast<size_t>(rows) * m), x(grad.size()), w(m);
+  std::vector<double> mean(static_cast<size_t>(rows)), rstd(mean.size());
+  for (double& v : grad) v = normal(random);
+  for (double& v : w) v = uniform(random);
+  for (size_t r = 0; r < mean.size(); ++r) {
+    double* row = x.data() + r * m;
+    const double a = sixteenths(random) / 16.0;
+    double b = sixteenths(random) / 16.0;
+    if (b == a) b += 1;
+    for (size_t j = 0; j < m; ++j) row[j] = j + 1 < m ? a : b;  // ties but for the last
+    double sum = 0, squares = 0;
+    for (size_t j = 0; j < m; ++j) sum += row[j];
+    mean[r] = sum / static_cast<double>(m);
+    for (size_t j = 0; j < m; ++j) squares += (row[j] - mean[r]) * (row[j] - mean[r]);
+    rstd[r] = 1 / std::sqrt(squares / static_cast<double>(m) + 1e-5);
+  }
+  const Dims shape{rows, row_size};
+  const Dims normalized{row_size};
+  CallBuilder call(FolderOperator());
+  call.Tensor("gradOut", DType::kBFloat16, shape, grad)
+      .Tensor("input", DType::kBFloat16, shape, x)
+      .Tensor("mean", DType::kFloat32, {rows, 1}, mean)
+      .Tensor("rstd", DType::kFloat32, {rows, 1}, rstd)
+      .Tensor("weight", DType::kFloat32, normalized, w)
+      .Param("normalizedShape", normalized)
+      .Param("outputMask", std::vector<bool>{true, true, true})
+      .Zeros("gradInput", DType::kBFloat16, shape)
+      .Zeros("gradWeight", DType::kFloat32, normalized)
+      .Zeros("gradBias", DType::kFloat32, normalized);
+  return call;
+}
+
+void ExpectTiedShortRowsExact(testing::KernelFunction kernel, const std::string& name) {
+  for (const int64_t row_size : {int64_t{2}, int64_t{3}}) {
+    CallBuilder call = TiedShortRowsCall(4096, row_size, 11);
+    const auto agreement = testing::RunKernelAgainstReference(FolderOperator(), call, kernel);
+    EXPECT_TRUE(agreement.passed()) << name << " M " << row_size << ": " << agreement.Describe();
+    const OutputCheck& grad_input = agreement.outputs.at("gradInput");
+    EXPECT_LT(grad_input.metrics.max_ulp, 1.0) << name << " M " << row_size;
+    ASSERT_TRUE(grad_input.metrics.rounding_bias.has_value()) << name << " M " << row_size;
+    EXPECT_LT(std::fabs(*grad_input.metrics.rounding_bias), 0.05) << name << " M " << row_size;
+  }
+}
+
+TEST_P(LayerNormBackwardSimd, TiedShortRowsAreExactInDouble) {
+  ExpectTiedShortRowsExact(SimdCompute, hwy::TargetName(GetParam()));
+}
+
+TEST(LayerNormBackwardPortable, TiedShortRowsAreExactInDouble) {
+  ExpectTiedShortRowsExact(Compute, "kernel.cc");
+}
+
 TEST(LayerNormBackwardSimd, EveryThreadCountGivesTheSameBits) {
   const Case c{5000, 300};
   CallBuilder one = MakeCall(c, DType::kFloat32, 42);
