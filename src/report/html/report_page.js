@@ -251,6 +251,21 @@
     }
   }
 
+  // ---- Calling patterns (when the run had any). ----
+  function drawPatterns() {
+    const patterns = data.calling_patterns;
+    if (!Array.isArray(patterns) || patterns.length === 0) return;
+    document.getElementById('patterns-section').hidden = false;
+    const body = document.querySelector('#patterns tbody');
+    for (const pattern of patterns) {
+      const mark = pattern.failed > 0 ? 'mark-failed' : pattern.points > 0 ? 'mark-passed' : 'mark-not-provided';
+      const row = body.appendChild(element('tr', {'data-pattern': pattern.rule}));
+      row.appendChild(element('td', {}, '')).appendChild(element('code', {'class': 'mark ' + mark}, pattern.rule));
+      for (const key of ['points', 'passed', 'failed', 'waived', 'not_provided'])
+        row.appendChild(element('td', {'class': 'num', 'data-count': key}, String(pattern[key] || 0)));
+    }
+  }
+
   // ---- Plots. ----
   function logScale(value, max, length) {
     return max <= 0 ? 0 : Math.log10(1 + value) / Math.log10(1 + max) * length;
@@ -640,6 +655,7 @@
     drawMatrix();
     drawBench();
     drawTiming();
+    drawPatterns();
     readFragment();
     connectControls();
     update(false);
