@@ -257,12 +257,14 @@
     if (!Array.isArray(patterns) || patterns.length === 0) return;
     document.getElementById('patterns-section').hidden = false;
     const body = document.querySelector('#patterns tbody');
+    const keys = ['points', 'passed', 'failed', 'waived', 'not_provided'];
     for (const pattern of patterns) {
       const mark = pattern.failed > 0 ? 'mark-failed' : pattern.points > 0 ? 'mark-passed' : 'mark-not-provided';
-      const row = body.appendChild(element('tr', {'data-pattern': pattern.rule}));
+      const attributes = {'data-pattern': pattern.rule};
+      for (const key of keys) attributes['data-' + key.replace('_', '-')] = String(pattern[key] || 0);
+      const row = body.appendChild(element('tr', attributes));
       row.appendChild(element('td', {}, '')).appendChild(element('code', {'class': 'mark ' + mark}, pattern.rule));
-      for (const key of ['points', 'passed', 'failed', 'waived', 'not_provided'])
-        row.appendChild(element('td', {'class': 'num', 'data-count': key}, String(pattern[key] || 0)));
+      for (const key of keys) row.appendChild(element('td', {'class': 'num'}, String(pattern[key] || 0)));
     }
   }
 
