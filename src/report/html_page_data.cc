@@ -158,6 +158,8 @@ json HtmlPageData(const json& report) {
                {"output_shapes", shapes.ToJson()},
                {"points", std::move(points)}};
   if (report.contains("bench_history")) data["bench_history"] = report.at("bench_history");
+  if (const json& patterns = ObjectMember(report, "calling_patterns"); !patterns.empty())
+    data["calling_patterns"] = ArrayMember(patterns, "patterns");
   if (json timing = TimingData(report); !timing.is_null()) data["timing"] = std::move(timing);
   return data;
 }

@@ -5,7 +5,8 @@
 //    "totals": the report's totals,
 //    "rule_coverage": the report's rule coverage table, as it is,
 //    "bench_history": the report's benchmark history [{name, date, bytes_per_second}], when
-//    present, "output_shapes": [[output name, [input name, ...]], ...]  each distinct pair, once,
+//    present, "calling_patterns": the report's calling_patterns.patterns (the counts per pattern;
+//    its failures are in the static failure list), when present, "output_shapes": [[output name, [input name, ...]], ...]  each distinct pair, once,
 //    "points": [[id, op, dtype, verdict, [failed rule ids], max ULP, histogram, [output, ...]],
 //    ...], "timing": {"stages": [stage name, ...],  when any point has stage_seconds
 //               "groups": [[op, dtype, points, seconds, [seconds per stage]], ...],

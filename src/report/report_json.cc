@@ -11,6 +11,7 @@
 #include "results/test_point_json.h"
 #include "json_input/json_schema.h"
 #include "catalogue/operator.h"
+#include "report/pattern_summary.h"
 
 namespace aclnn_check {
 
@@ -87,13 +88,16 @@ json BuildReport(json metadata, json test_points, const std::vector<std::string>
   AddCannTotals(test_points, &totals);
   json files = json::array();
   for (auto& [path, entry] : case_files) files.push_back(entry);
-  return {{"schema_version", kReportSchemaVersion},
-          {"tool", {{"name", "aclnn-check"}, {"version", HarnessVersion()}}},
-          {"run", std::move(metadata)},
-          {"totals", totals},
-          {"case_files", files},
-          {"rule_coverage", table},
-          {"test_points", std::move(test_points)}};
+  json report = {{"schema_version", kReportSchemaVersion},
+                 {"tool", {{"name", "aclnn-check"}, {"version", HarnessVersion()}}},
+                 {"run", std::move(metadata)},
+                 {"totals", totals},
+                 {"case_files", files},
+                 {"rule_coverage", table}};
+  if (json patterns = CallingPatternSummary(test_points); !patterns.is_null())
+    report["calling_patterns"] = std::move(patterns);
+  report["test_points"] = std::move(test_points);
+  return report;
 }
 
 json ParseReport(const std::string& text, const std::string& path) {

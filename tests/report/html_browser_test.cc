@@ -312,6 +312,42 @@ TEST_F(HtmlReportInBrowser, TimeByStageSumsEachStageOfEveryOperatorAndDtype) {
   EXPECT_EQ(slow, 20u);
 }
 
+TEST_F(HtmlReportInBrowser, CallingPatternsSectionShowsEachPatternsCountsOnlyWhenAnyRan) {
+  const std::filesystem::path dir = Artifacts("calling_patterns");
+  json report = testing::SyntheticReport(10, 0);
+  const std::filesystem::path plain = dir / "plain.html";
+  WriteFileAtomically(plain, HtmlReport(report));
+  for (const Attributes& section : StartTags(RenderedDom(plain), "section")) {
+    if (section.count("id") && section.at("id") == "patterns-section") {
+      EXPECT_EQ(section.count("hidden"), 1u) << "a run without patterns shows the section";
+    }
+  }
+  report["calling_patterns"] = {
+      {"patterns", json::array({{{"rule", "contract.cache_key"}, {"points", 7}, {"passed", 5}, {"failed", 2},
+                                 {"waived", 0}, {"not_provided", 0}},
+                                {{"rule", "contract.reused_executor"}, {"points", 0}, {"passed", 0},
+                                 {"failed", 0}, {"waived", 0}, {"not_provided", 10}}})},
+      {"failures", json::array()}};
+  const std::filesystem::path page = dir / "report.html";
+  WriteFileAtomically(page, HtmlReport(report));
+  const std::string dom = RenderedDom(page);
+  size_t shown = 0;
+  for (const Attributes& section : StartTags(dom, "section")) {
+    if (section.count("id") && section.at("id") == "patterns-section") {
+      EXPECT_EQ(section.count("hidden"), 0u);
+      ++shown;
+    }
+  }
+  EXPECT_EQ(shown, 1u);
+  const auto rows = WithAttribute(StartTags(dom, "tr"), "data-pattern");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("data-pattern"), "contract.cache_key");
+  EXPECT_EQ(rows[0].at("data-points"), "7");
+  EXPECT_EQ(rows[0].at("data-failed"), "2");
+  EXPECT_EQ(rows[1].at("data-pattern"), "contract.reused_executor");
+  EXPECT_EQ(rows[1].at("data-not-provided"), "10");
+}
+
 TEST_F(HtmlReportInBrowser, TenThousandTestPointsRenderInTime) {
   const std::filesystem::path dir = Artifacts("ten_thousand_points");
   const std::filesystem::path page = dir / "report.html";

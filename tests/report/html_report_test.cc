@@ -175,6 +175,21 @@ TEST(HtmlPageData, KeepsWhatThePageDrawsWithPlottedNumbersToFourDigits) {
   EXPECT_EQ(failing[4], json::array({rule_ids::kElementBound}));
 }
 
+TEST(HtmlPageData, HoldsTheCallingPatternsOnlyWhenTheRunHadThem) {
+  json report = testing::SyntheticReport(20);
+  EXPECT_FALSE(HtmlPageData(report).contains("calling_patterns"));
+  const json counts = json::array({{{"rule", "contract.queued"}, {"points", 20}, {"passed", 19}, {"failed", 1},
+                                    {"waived", 0}, {"not_provided", 0}}});
+  report["calling_patterns"] = {
+      {"patterns", counts},
+      {"failures", json::array({{{"id", "p"}, {"rule", "contract.queued"}, {"steps", "launch 2"}, {"repro", "r"}}})}};
+  const json data = HtmlPageData(report);
+  ASSERT_TRUE(data.contains("calling_patterns"));
+  EXPECT_EQ(data["calling_patterns"], counts);
+  const std::string html = HtmlReport(report);
+  EXPECT_EQ(Count(html, "id=\"patterns-section\""), 1u);
+}
+
 TEST(HtmlReport, StaticSummaryListsEveryFailureWithItsReproLine) {
   const json report = testing::SyntheticReport(200, 20);
   const std::string html = HtmlReport(report);

@@ -251,6 +251,23 @@
     }
   }
 
+  // ---- Calling patterns (when the run had any). ----
+  function drawPatterns() {
+    const patterns = data.calling_patterns;
+    if (!Array.isArray(patterns) || patterns.length === 0) return;
+    document.getElementById('patterns-section').hidden = false;
+    const body = document.querySelector('#patterns tbody');
+    const keys = ['points', 'passed', 'failed', 'waived', 'not_provided'];
+    for (const pattern of patterns) {
+      const mark = pattern.failed > 0 ? 'mark-failed' : pattern.points > 0 ? 'mark-passed' : 'mark-not-provided';
+      const attributes = {'data-pattern': pattern.rule};
+      for (const key of keys) attributes['data-' + key.replace('_', '-')] = String(pattern[key] || 0);
+      const row = body.appendChild(element('tr', attributes));
+      row.appendChild(element('td', {}, '')).appendChild(element('code', {'class': 'mark ' + mark}, pattern.rule));
+      for (const key of keys) row.appendChild(element('td', {'class': 'num'}, String(pattern[key] || 0)));
+    }
+  }
+
   // ---- Plots. ----
   function logScale(value, max, length) {
     return max <= 0 ? 0 : Math.log10(1 + value) / Math.log10(1 + max) * length;
@@ -640,6 +657,7 @@
     drawMatrix();
     drawBench();
     drawTiming();
+    drawPatterns();
     readFragment();
     connectControls();
     update(false);
