@@ -339,10 +339,12 @@ class ResultRecorder {
   ResultRecorder(const RunOptions& options, size_t total, JournalWriter* journal)
       : options_(options), journal_(journal), results_(total), progress_(options.progress, total) {}
 
-  // `journaled`: the point came from the journal of an earlier attempt (--resume).
-  void Record(size_t index, nlohmann::json result, bool journaled = false) {
+  // `journaled`: the point came from the journal of an earlier attempt (--resume). `line`: the
+  // result as the worker serialized it, journaled as it is (ResultSink); empty: serialized here.
+  void Record(size_t index, nlohmann::json result, std::string_view line = {},
+              bool journaled = false) {
     std::lock_guard lock(mutex_);
-    if (!journaled) Journal(result);
+    if (!journaled) Journal(result, line);
     const std::string verdict = result.at("verdict").get<std::string>();
     if (verdict == "failed" || verdict == "error" ||
         (options_.require_all && verdict == "not-provided")) {
@@ -365,10 +367,14 @@ class ResultRecorder {
 
  private:
   // A journal that cannot be written (a full disk) is named once; the run goes on to its reports.
-  void Journal(const nlohmann::json& result) {
+  void Journal(const nlohmann::json& result, std::string_view line) {
     if (!journal_ || !journal_error_.empty()) return;
     try {
-      journal_->Append(result);
+      if (line.empty()) {
+        journal_->Append(result);
+      } else {
+        journal_->AppendLine(line);
+      }
     } catch (const std::exception& error) {
       journal_error_ = error.what();
       std::cerr << "\naclnn-check: " << journal_error_
@@ -472,7 +478,7 @@ std::set<std::string> RecordFinished(const std::vector<const TestPoint*>& select
   for (size_t i = 0; i < selected.size(); ++i) {
     auto found = journal->finished.find(selected[i]->id);
     if (found == journal->finished.end()) continue;
-    recorder->Record(i, std::move(found->second), /*journaled=*/true);
+    recorder->Record(i, std::move(found->second), {}, /*journaled=*/true);
     recorded.insert(selected[i]->id);
   }
   return recorded;
@@ -510,8 +516,8 @@ bool ExecutePoints(const RunOptions& options, const LoadedRun& run, const RunCon
   }
   *jobs = std::max(
       1, std::min<int>(options.jobs, static_cast<int>(std::max<size_t>(runnable.size(), 1))));
-  const auto on_result = [&](size_t i, nlohmann::json result) {
-    recorder->Record(runnable_index[i], std::move(result));
+  const auto on_result = [&](size_t i, nlohmann::json result, std::string_view line) {
+    recorder->Record(runnable_index[i], std::move(result), line);
   };
   if (!options.isolate) return RunInProcess(*run.provider, context, runnable, *jobs, on_result);
   IsolationOptions isolation;

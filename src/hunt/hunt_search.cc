@@ -38,7 +38,7 @@ class PointRunner {
 
   json Run(const TestPoint& point) const {
     json result;
-    const auto store = [&](size_t, json r) { result = std::move(r); };
+    const auto store = [&](size_t, json r, std::string_view) { result = std::move(r); };
     bool completed;
     if (options_.isolate) {
       IsolationOptions isolation;

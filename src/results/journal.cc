@@ -88,7 +88,7 @@ JournalWriter JournalWriter::Start(const std::filesystem::path& path, nlohmann::
   JournalWriter writer(path, fd);
   header["journal_format"] = kJournalFormatVersion;
   try {
-    writer.WriteLine(header.dump());
+    writer.AppendLine(header.dump());
     if (fdatasync(fd) != 0)
       throw SystemError(starting, "cannot flush the journal's header to the disk");
     if (rename(starting.c_str(), path.c_str()) != 0)
@@ -119,9 +119,12 @@ JournalWriter JournalWriter::Continue(const std::filesystem::path& path, uint64_
   return JournalWriter(path, fd);
 }
 
-void JournalWriter::Append(const nlohmann::json& entry) { WriteLine(entry.dump()); }
+void JournalWriter::Append(const nlohmann::json& entry) { AppendLine(entry.dump()); }
 
-void JournalWriter::WriteLine(const std::string& text) {
+void JournalWriter::AppendLine(std::string_view text) {
+  if (text.find('\n') != std::string_view::npos) {
+    throw std::invalid_argument("a journal entry must be one line; this one holds a newline");
+  }
   Flusher& flusher = *flusher_;
   {
     std::lock_guard lock(flusher.mutex);
@@ -130,7 +133,8 @@ void JournalWriter::WriteLine(const std::string& text) {
       throw SystemError(flusher.path, "cannot flush the journal to the disk");
     }
   }
-  const std::string line = text + "\n";
+  std::string line(text);
+  line += '\n';
   // One write(): with O_APPEND a line lands whole or (on a crash mid-write) as a torn tail that
   // the reader drops. A short write means the disk is full: the line is cut off again.
   const ssize_t written = write(flusher.fd, line.data(), line.size());

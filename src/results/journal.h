@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aclnn_check {
@@ -43,11 +44,14 @@ class JournalWriter {
   // One line, one write(); the flusher syncs it. Throws std::runtime_error naming the path, also
   // when an earlier sync failed.
   void Append(const nlohmann::json& entry);
+  // The same for an entry already serialized as compact JSON, one line without its newline (an
+  // isolated worker's result frame): the run need not serialize it again. A newline inside it
+  // would split the entry: std::invalid_argument, and nothing is written.
+  void AppendLine(std::string_view entry);
 
  private:
   struct Flusher;
   JournalWriter(const std::filesystem::path& path, int fd);
-  void WriteLine(const std::string& line);
 
   std::unique_ptr<Flusher> flusher_;
 };

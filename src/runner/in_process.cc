@@ -20,7 +20,7 @@ void OnInterrupt(int) { stop_requested = 1; }
 
 bool RunInProcess(const Provider& provider, const RunContext& context,
                   const std::vector<const TestPoint*>& points, int jobs,
-                  const std::function<void(size_t, nlohmann::json)>& on_result) {
+                  const ResultSink& on_result) {
   stop_requested = 0;
   struct sigaction action {}, old_int {}, old_term {};
   action.sa_handler = OnInterrupt;
@@ -41,7 +41,7 @@ bool RunInProcess(const Provider& provider, const RunContext& context,
       return;
     }
     for (size_t i = next++; i < points.size() && !stop_requested; i = next++) {
-      on_result(i, TestPointJson(RunTestPoint(*points[i], *session, context)));
+      on_result(i, TestPointJson(RunTestPoint(*points[i], *session, context)), {});
     }
   };
   std::vector<std::thread> threads;

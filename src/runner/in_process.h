@@ -8,12 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/execute.h"
+#include "runner/result_sink.h"
 
 namespace aclnn_check {
 
 // Returns false when interrupted (SIGINT/SIGTERM): the points in flight finish, no new ones start.
 bool RunInProcess(const Provider& provider, const RunContext& context,
                   const std::vector<const TestPoint*>& points, int jobs,
-                  const std::function<void(size_t, nlohmann::json)>& on_result);
+                  const ResultSink& on_result);
 
 }  // namespace aclnn_check

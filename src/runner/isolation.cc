@@ -282,7 +282,7 @@ class WorkerPool {
  public:
   WorkerPool(const std::string& provider_spec, const RunContext& context,
              const std::vector<const TestPoint*>& points, const IsolationOptions& options,
-             const std::function<void(size_t, nlohmann::json)>& on_result)
+             const ResultSink& on_result)
       : provider_spec_(provider_spec), context_(context), points_(points), options_(options),
         on_result_(on_result), statuses_(SlotCount(options, points)), workers_(SlotCount(options, points)) {}
 
@@ -361,7 +361,7 @@ class WorkerPool {
     Worker& worker = workers_[slot];
     const std::optional<std::string> frame = ReadFrame(worker.results);
     if (frame && !frame->empty() && (*frame)[0] != '!') {
-      on_result_(static_cast<size_t>(worker.point), nlohmann::json::parse(*frame));
+      on_result_(static_cast<size_t>(worker.point), nlohmann::json::parse(*frame), *frame);
       ++finished_;
       worker.point = -1;
       Dispatch(worker);
@@ -392,7 +392,8 @@ class WorkerPool {
     const size_t index = static_cast<size_t>(worker.point);
     const std::string phase(CallPhaseName(statuses_[slot].phase));
     on_result_(index, TestPointJson(AbortedResult(*points_[index], context_, rule,
-                                                  "the provider " + how + " during " + phase)));
+                                                  "the provider " + how + " during " + phase)),
+               {});
     ++finished_;
     worker.point = -1;
   }
@@ -401,7 +402,7 @@ class WorkerPool {
   const RunContext& context_;
   const std::vector<const TestPoint*>& points_;
   const IsolationOptions& options_;
-  const std::function<void(size_t, nlohmann::json)>& on_result_;
+  const ResultSink& on_result_;
   SharedStatusPages statuses_;
   std::vector<Worker> workers_;
   size_t next_ = 0, finished_ = 0;
@@ -411,7 +412,7 @@ class WorkerPool {
 
 bool RunIsolated(const std::string& provider_spec, const RunContext& context,
                  const std::vector<const TestPoint*>& points, const IsolationOptions& options,
-                 const std::function<void(size_t, nlohmann::json)>& on_result) {
+                 const ResultSink& on_result) {
   const SignalScope signals;
   WorkerPool pool(provider_spec, context, points, options, on_result);
   bool ok = false;

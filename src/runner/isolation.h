@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runner/execute.h"
+#include "runner/result_sink.h"
 
 namespace aclnn_check {
 
@@ -35,7 +36,7 @@ struct IsolationOptions {
 // workers are killed and the points not yet finished produce no result.
 bool RunIsolated(const std::string& provider_spec, const RunContext& context,
                  const std::vector<const TestPoint*>& points, const IsolationOptions& options,
-                 const std::function<void(size_t, nlohmann::json)>& on_result);
+                 const ResultSink& on_result);
 
 // The result of a point that did not finish: the worker crashed, hung or exited.
 TestPointResult AbortedResult(const TestPoint& point, const RunContext& context,

@@ -33,6 +33,22 @@ TEST(Journal, LinesWrittenAreReadBackInOrder) {
   EXPECT_EQ(contents.valid_bytes, std::filesystem::file_size(path));
 }
 
+// The run journals an isolated worker's result frame as it came (AppendLine), not serialized again.
+TEST(Journal, AnEntryAlreadySerializedIsReadBackAsItsJson) {
+  TempDir dir;
+  const auto path = JournalPath(dir.path());
+  {
+    JournalWriter writer = JournalWriter::Start(path, {{"run", nullptr}});
+    writer.AppendLine(R"({"id":"a","metrics":{"max_ulp":3}})");
+    EXPECT_THROW(writer.AppendLine("{\"id\":\n\"b\"}"), std::invalid_argument);
+    writer.Append({{"id", "c"}});
+  }
+  const JournalContents contents = ReadJournal(path);
+  ASSERT_EQ(contents.entries.size(), 2u);
+  EXPECT_EQ(contents.entries[0], nlohmann::json::parse(R"({"id":"a","metrics":{"max_ulp":3}})"));
+  EXPECT_EQ(contents.entries[1].at("id"), "c");
+}
+
 TEST(Journal, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
   TempDir dir;
   const auto path = JournalPath(dir.path());
