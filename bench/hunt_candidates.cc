@@ -60,7 +60,9 @@ void SuiteElements(benchmark::State& state, std::string provider_spec, Product p
   int64_t elements = 0;
   for (auto _ : state) {
     RunInProcess(*provider, context, selected, 1,
-                 [&](size_t, nlohmann::json result, std::string_view) { elements += ElementsJudged(result); });
+                 [&](size_t, nlohmann::json result, std::string_view) {
+                   elements += ElementsJudged(result);
+                 });
   }
   state.counters["elements_per_second"] =
       benchmark::Counter(static_cast<double>(elements), benchmark::Counter::kIsRate);

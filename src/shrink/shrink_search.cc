@@ -105,7 +105,9 @@ class PointRunner {
 
   std::vector<json> Run(const std::vector<const TestPoint*>& points) const {
     std::vector<json> results(points.size());
-    const auto store = [&](size_t i, json result, std::string_view) { results[i] = std::move(result); };
+    const auto store = [&](size_t i, json result, std::string_view) {
+      results[i] = std::move(result);
+    };
     bool completed;
     if (options_.isolate) {
       IsolationOptions isolation;
