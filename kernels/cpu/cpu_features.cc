@@ -23,7 +23,10 @@ bool CpuHasAvx512Bf16() {
 
 namespace detail {
 bool avx512_bf16_enabled = CpuHasAvx512Bf16();
+uint64_t stream_outputs_above = 0;
 }  // namespace detail
+
+void StreamOutputsAbove(uint64_t bytes) { detail::stream_outputs_above = bytes; }
 
 void EnableAvx512Bf16(bool enabled) { detail::avx512_bf16_enabled = enabled && CpuHasAvx512Bf16(); }
 

@@ -23,12 +23,23 @@ void EnableAvx512Bf16(bool enabled);
 // does not say).
 uint64_t LastLevelCacheBytes();
 
+namespace detail {
+extern uint64_t stream_outputs_above;  // 0: the last-level cache's size
+}  // namespace detail
+
 // Whether a call that moves `bytes` in all should write its outputs past the caches. Above the
 // last-level cache they would not stay there for the next operator anyway, and a streamed store
 // skips the read for ownership of every output line: Hardswish and Logit at 16 Mi elements ran
-// 20-30 % faster (Zen 4 EPYC, 1 and 2 threads). Within the cache streaming loses (1 MiB float32
-// tensors: 17 % slower), and kernels that compute long per vector (SwiGlu, LayerNorm) measured
-// slower with it at any size, so only the elementwise streaming kernels ask.
-inline bool StreamOutputs(uint64_t bytes) { return bytes > LastLevelCacheBytes(); }
+// 20-30 % faster (Zen 4 EPYC, 1 and 2 threads), LayerNormBackward's benchmark rows 1.0-1.36x.
+// Within the cache streaming loses (1 MiB float32 tensors: 17 % slower). SwiGlu, which computes
+// long per vector, measured slower with it at any size and does not ask.
+inline bool StreamOutputs(uint64_t bytes) {
+  return bytes > (detail::stream_outputs_above ? detail::stream_outputs_above
+                                               : LastLevelCacheBytes());
+}
+
+// Tests only: calls that move more than `bytes` stream their outputs, so that small calls take
+// the streamed path; 0 restores the last-level cache's size.
+void StreamOutputsAbove(uint64_t bytes);
 
 }  // namespace aclnn_check::simd

@@ -14,15 +14,18 @@
 #include "hwy/highway.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <span>
 #include <type_traits>
 
+#include "cpu/cpu_features.h"
 #include "cpu/float_element.h"
 #include "cpu/simd_cascade_sum-inl.h"
 #include "cpu/simd_float_io-inl.h"
 #include "cpu/simd_streams-inl.h"
+#include "hwy/cache_control.h"
 #include "layer_norm_backward/layer_norm_backward.h"
 #include "layer_norm_backward/simd_rows.h"
 
@@ -33,6 +36,7 @@ using simd::HWY_NAMESPACE::CascadeSum;
 using simd::HWY_NAMESPACE::LoadAsFloat;
 using simd::HWY_NAMESPACE::PrefetchAhead;
 using simd::HWY_NAMESPACE::StoreRounded;
+using simd::HWY_NAMESPACE::StreamRounded;
 
 constexpr int64_t kVectorsPerStep = 4;  // CascadeSum's block
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
@@ -83,6 +87,7 @@ struct ItemContext {
   int64_t lanes, m, whole, stepped;
   float* item_dw;  // null: neither gradWeight nor gradBias
   float* item_db;
+  bool stream;  // gradInput's whole vectors go past the caches (StreamRows)
 };
 
 // RowCentering on vectors.
@@ -162,7 +167,9 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
     }
     if constexpr (kFinish) {
       const V grad_input = finish(cur_grad + at, cur_input + at, at, w);
-      if (out) {
+      if (out && c.stream) {
+        StreamRounded(grad_input, df, out + at);
+      } else if (out) {
         PrefetchAhead(out + at, kPrefetchBytes);
         StoreRounded(grad_input, df, out + at);
       }
@@ -210,6 +217,19 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
   return {sum_gw.Total() / count, sum_gw_xh.Total() / count};
 }
 
+// Whether gradInput's whole vectors are written past the caches: when the call moves more than the
+// last-level cache holds (gradInput would not stay there anyway) and every row starts on a vector
+// boundary, as a streaming store requires. Skipping the read for ownership of gradInput's lines
+// made the benchmark rows 1.0-1.36x faster (docs/layer-norm-performance.md).
+template <class T>
+bool StreamRows(const RowItems& job, int64_t lanes) {
+  const auto vector_bytes = static_cast<uint64_t>(lanes) * sizeof(T);
+  const auto bytes = static_cast<uint64_t>(job.rows * job.row_size) * sizeof(T);
+  return job.grad_input && simd::StreamOutputs(3 * bytes) &&
+         reinterpret_cast<uintptr_t>(job.grad_input) % vector_bytes == 0 &&
+         static_cast<uint64_t>(job.row_size) * sizeof(T) % vector_bytes == 0;
+}
+
 // The rows of one item. With gradInput selected each row is read twice, its sums and then its
 // gradInput and column terms, and the two passes of consecutive rows run in one loop: memory
 // streams the next row's gradOut and input (prefetched 4 KiB ahead, into L2) while the current
@@ -228,7 +248,7 @@ void Item(const RowItems& job, int64_t item) {
   const int64_t m = job.row_size;
   const int64_t whole = m - m % lanes;
   const int64_t stepped = whole - whole % (kVectorsPerStep * lanes);
-  ItemContext<T> c{job, lanes, m, whole, stepped, nullptr, nullptr};
+  ItemContext<T> c{job, lanes, m, whole, stepped, nullptr, nullptr, StreamRows<T>(job, lanes)};
   if (job.column_partials) {
     c.item_dw = job.column_partials + item * 2 * job.padded_size;
     c.item_db = c.item_dw + job.padded_size;
@@ -258,8 +278,13 @@ void Item(const RowItems& job, int64_t item) {
     } else {
       Pass<false, true>(df, c, &current, means, out, r == first, nullptr, &finite);
     }
-    if (!finite || ExtremeRow(job.mean[r], job.rstd[r])) RescueRow(*job.args, r);
+    if (!finite || ExtremeRow(job.mean[r], job.rstd[r])) {
+      if (c.stream) hwy::FlushStream();  // the row's streamed stores land before it is redone
+      RescueRow(*job.args, r);
+    }
   }
+  // Streamed stores are weakly ordered: they must reach memory before another thread reads them.
+  if (c.stream) hwy::FlushStream();
 }
 
 void RunItem(const RowItems& job, int64_t item) {

@@ -1,6 +1,8 @@
 #include "core/tensor_view.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "core/float_bits.h"
 #include "core/float_blocks.h"
@@ -74,6 +76,19 @@ std::vector<double> ReadAsDouble(const TensorView& view) {
 }
 
 void ReadAsFloat(const TensorView& view, std::span<float> into) {
+  // Contiguous float32 (LayerNormBackward's mean and rstd) in one loop the compiler vectorises:
+  // decoding it one element at a time took 2 % of that kernel's time at [65536, 512]. A
+  // signalling NaN gets its quiet bit, as the round trip through DecodeElement's double gives it.
+  if (view.dtype == DType::kFloat32 && view.is_contiguous()) {
+    const auto* first = static_cast<const std::byte*>(view.data) + view.offset * sizeof(float);
+    for (size_t i = 0; i < static_cast<size_t>(view.numel()); ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, first + i * sizeof(float), sizeof(bits));
+      if ((bits & 0x7FFFFFFFu) > 0x7F800000u) bits |= 0x400000u;
+      std::memcpy(&into[i], &bits, sizeof(bits));
+    }
+    return;
+  }
   ForEachElement(view, [&](int64_t logical, int64_t storage) {
     into[logical] = static_cast<float>(DecodeElement(view.element_address(storage), view.dtype));
   });

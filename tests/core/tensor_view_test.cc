@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "core/tensor_view.h"
@@ -68,10 +70,25 @@ TEST(TensorView, WriteRoundsOnceToHalf) {
   EXPECT_EQ(buffer[0], 0x3C01);
 }
 
+TEST(TensorView, ContiguousFloat32ReadsAsFloatFromItsOffsetWithSignallingNaNsQuietened) {
+  // Bits: 1.5, a signalling NaN with payload 1, a quiet NaN with payload 5, -0, the largest
+  // subnormal, -infinity; the view starts at the second.
+  const std::vector<uint32_t> bits = {0x3FC00000, 0x7F800001, 0x7FC00005,
+                                      0x80000000, 0x007FFFFF, 0xFF800000};
+  const TensorView view{DType::kFloat32, {5}, {1}, 1, const_cast<uint32_t*>(bits.data())};
+  ASSERT_TRUE(view.is_contiguous());
+  const std::vector<float> values = ReadAsFloat(view);
+  std::vector<uint32_t> read(values.size());
+  std::memcpy(read.data(), values.data(), values.size() * sizeof(float));
+  EXPECT_EQ(read, (std::vector<uint32_t>{0x7FC00001, 0x7FC00005, 0x80000000, 0x007FFFFF,
+                                         0xFF800000}));
+}
+
 TEST(TensorView, EmptyViewTouchesNothing) {
   TensorView view{DType::kFloat32, {4, 0}, {0, 1}, 0, nullptr};
   EXPECT_EQ(view.storage_elements(), 0);
   EXPECT_TRUE(ReadAsDouble(view).empty());
+  EXPECT_TRUE(ReadAsFloat(view).empty());
 }
 
 }  // namespace
