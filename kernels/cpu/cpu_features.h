@@ -30,7 +30,7 @@ extern uint64_t stream_outputs_above;  // 0: the last-level cache's size
 // Whether a call that moves `bytes` in all should write its outputs past the caches. Above the
 // last-level cache they would not stay there for the next operator anyway, and a streamed store
 // skips the read for ownership of every output line: Hardswish and Logit at 16 Mi elements ran
-// 20-30 % faster (Zen 4 EPYC, 1 and 2 threads), LayerNormBackward's benchmark rows 1.0-1.36x.
+// 20-30 % faster (Zen 4 EPYC, 1 and 2 threads), and so did LayerNormBackward's float32 rows.
 // Within the cache streaming loses (1 MiB float32 tensors: 17 % slower). SwiGlu, which computes
 // long per vector, measured slower with it at any size and does not ask.
 inline bool StreamOutputs(uint64_t bytes) {

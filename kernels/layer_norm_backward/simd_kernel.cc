@@ -80,6 +80,11 @@ struct RowMeans {
   float gw = 0, gw_xh = 0;
 };
 
+// Whether gradInput of T may be streamed (StreamRows); a constant, so that the 16-bit passes are
+// compiled without the streamed store.
+template <class T>
+constexpr bool kStreamable = std::is_same_v<T, float>;
+
 // What every pass of an item shares.
 template <class T>
 struct ItemContext {
@@ -167,7 +172,7 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
     }
     if constexpr (kFinish) {
       const V grad_input = finish(cur_grad + at, cur_input + at, at, w);
-      if (out && c.stream) {
+      if (out && kStreamable<T> && c.stream) {
         StreamRounded(grad_input, df, out + at);
       } else if (out) {
         PrefetchAhead(out + at, kPrefetchBytes);
@@ -217,12 +222,14 @@ HWY_INLINE RowMeans Pass(DF df, const ItemContext<T>& c,
   return {sum_gw.Total() / count, sum_gw_xh.Total() / count};
 }
 
-// Whether gradInput's whole vectors are written past the caches: when the call moves more than the
-// last-level cache holds (gradInput would not stay there anyway) and every row starts on a vector
+// Whether gradInput's whole vectors are written past the caches: float32 calls that move more than
+// the last-level cache holds (gradInput would not stay there anyway) whose rows start on a vector
 // boundary, as a streaming store requires. Skipping the read for ownership of gradInput's lines
-// made the benchmark rows 1.0-1.36x faster (docs/layer-norm-performance.md).
+// made the float32 rows faster; the 16-bit rows, whose time goes to the arithmetic rather than to
+// memory, were not, so they keep cached stores (docs/layer-norm-performance.md).
 template <class T>
 bool StreamRows(const RowItems& job, int64_t lanes) {
+  if constexpr (!kStreamable<T>) return false;
   const auto vector_bytes = static_cast<uint64_t>(lanes) * sizeof(T);
   const auto bytes = static_cast<uint64_t>(job.rows * job.row_size) * sizeof(T);
   return job.grad_input && simd::StreamOutputs(3 * bytes) &&

@@ -77,8 +77,9 @@ std::vector<double> ReadAsDouble(const TensorView& view) {
 
 void ReadAsFloat(const TensorView& view, std::span<float> into) {
   // Contiguous float32 (LayerNormBackward's mean and rstd) in one loop the compiler vectorises:
-  // decoding it one element at a time took 2 % of that kernel's time at [65536, 512]. A
-  // signalling NaN gets its quiet bit, as the round trip through DecodeElement's double gives it.
+  // decoding it one element at a time showed in that kernel's profile
+  // (docs/layer-norm-performance.md). A signalling NaN gets its quiet bit, as the round trip
+  // through DecodeElement's double gives it.
   if (view.dtype == DType::kFloat32 && view.is_contiguous()) {
     const auto* first = static_cast<const std::byte*>(view.data) + view.offset * sizeof(float);
     for (size_t i = 0; i < static_cast<size_t>(view.numel()); ++i) {

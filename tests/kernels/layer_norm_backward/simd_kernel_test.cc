@@ -251,9 +251,10 @@ struct ForcedStreaming {
   ~ForcedStreaming() { simd::StreamOutputsAbove(0); }
 };
 
-// gradInput written past the caches: rows whose bytes are whole vectors of every target (M of 32,
-// 512 and 4096 elements), inf and NaN rows redone in float64 after their streamed stores, and a
-// row size that leaves a vector tail, which takes the cached stores.
+// gradInput written past the caches (float32 only; the 16-bit dtypes keep cached stores and are
+// checked alongside): rows whose bytes are whole vectors of every target (M of 32, 512 and 4096
+// elements), inf and NaN rows redone in float64 after their streamed stores, and a row size that
+// leaves a vector tail, which takes the cached stores.
 TEST_P(LayerNormBackwardSimd, StreamedRowsAgreeWithReference) {
   const ForcedStreaming streaming;
   const Case cases[] = {
